@@ -1,0 +1,1 @@
+"""Reliable messaging on NATS JetStream: provisioning, consumers, outbox, inbox, DLQ."""

@@ -1,0 +1,1 @@
+"""PostgreSQL for Axonal services: pools, per-service migrations, transactions."""

@@ -1,0 +1,1 @@
+"""The Axonal event contract: CloudEvents envelope, typed events, subjects and streams."""

@@ -1,0 +1,1 @@
+"""The Axonal SDK and command-line interface."""

@@ -1,0 +1,1 @@
+"""The embedded Axonal stack behind `axonal up`: NATS, PostgreSQL and supervised services."""

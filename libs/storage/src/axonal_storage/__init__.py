@@ -1,0 +1,1 @@
+"""Artifact stores for Axonal: local filesystem and S3."""

@@ -1,0 +1,1 @@
+"""Pytest plugin with real NATS, PostgreSQL, S3 and stack fixtures."""

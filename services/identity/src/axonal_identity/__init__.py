@@ -1,0 +1,1 @@
+"""Axonal identity service: organisations, projects and access."""
