@@ -1,1 +1,5 @@
-"""Axonal identity service: organisations, projects and access."""
+"""Axonal identity service: projects and the audit trail of every event."""
+
+from axonal_identity.app import DEFINITION
+
+__all__ = ["DEFINITION"]

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# One image for every Axonal service: `python -m axonal_<name>` (compose and k8s set the command).
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+FROM ${PYTHON_IMAGE} AS builder
+ARG UV_VERSION=0.13.9
+RUN pip install --no-cache-dir "uv==${UV_VERSION}"
+ENV UV_COMPILE_BYTECODE=1 \
+    UV_LINK_MODE=copy \
+    UV_PYTHON_DOWNLOADS=never \
+    UV_PYTHON=/usr/local/bin/python3.11 \
+    UV_PROJECT_ENVIRONMENT=/app/.venv
+WORKDIR /app
+COPY pyproject.toml uv.lock ./
+COPY libs/ libs/
+COPY services/ services/
+# Workspace members stay editable installs of /app/{libs,services}: the runtime stage keeps that
+# tree, so per-service files next to the package (migrations/) are where the code expects them.
+RUN --mount=type=cache,target=/root/.cache/uv \
+    uv sync --frozen --no-dev --all-packages
+
+FROM ${PYTHON_IMAGE} AS runtime
+RUN groupadd --system --gid 10001 axonal \
+    && useradd --system --uid 10001 --gid axonal --home-dir /app --no-create-home \
+       --shell /usr/sbin/nologin axonal
+WORKDIR /app
+COPY --from=builder /app /app
+ENV PATH=/app/.venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1
+# Numeric so Kubernetes can check runAsNonRoot; matches runAsUser in deploy/k8s.
+USER 10001:10001
+CMD ["python", "-m", "axonal_identity"]

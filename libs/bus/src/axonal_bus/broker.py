@@ -1,0 +1,63 @@
+"""The one way to create a FastStream NATS broker for an Axonal process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import nats
+import structlog
+from nats.aio.client import Client
+from faststream import AckPolicy
+from faststream.nats import NatsBroker
+from nats.js import JetStreamContext
+
+from axonal_bus.log import LogContextMiddleware
+from axonal_bus.settings import BusSettings
+
+__all__ = ["connect_nats", "create_broker", "jetstream"]
+
+log = structlog.get_logger(__name__)
+
+
+async def _on_error(exc: Exception) -> None:
+    # A forbidden publish is only reported here (asynchronously), so never drop these.
+    log.error("nats.error", error=str(exc), error_type=type(exc).__name__)
+
+
+def _auth(settings: BusSettings) -> dict[str, Any]:
+    if not settings.nats_user:
+        return {}
+    password = settings.nats_password.get_secret_value() if settings.nats_password else ""
+    return {"user": settings.nats_user, "password": password}
+
+
+async def connect_nats(settings: BusSettings, *, name: str, **kwargs: Any) -> Client:
+    """A plain nats-py connection, for tools that need no subscribers (provisioning, ping)."""
+    return await nats.connect(
+        settings.nats_url, name=name, error_cb=_on_error, **_auth(settings), **kwargs
+    )
+
+
+def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> NatsBroker:
+    """A broker named after ``service`` with explicit acks and structured logging.
+
+    FastStream's own per-message logger is off (it costs about a quarter of throughput);
+    :class:`LogContextMiddleware` binds the message context and handlers log what matters.
+    """
+    return NatsBroker(
+        settings.nats_url,
+        name=f"axonal-{service}",
+        error_cb=_on_error,
+        inbox_prefix=settings.subjects.inbox_prefix(service),
+        ack_policy=AckPolicy.NACK_ON_ERROR,
+        middlewares=[LogContextMiddleware],
+        logger=kwargs.pop("logger", None),
+        max_reconnect_attempts=-1,
+        **_auth(settings),
+        **kwargs,
+    )
+
+
+def jetstream(broker: NatsBroker) -> JetStreamContext:
+    """The JetStream context of a connected broker (for raw, header-aware publishing)."""
+    return broker.config.connection_state.stream

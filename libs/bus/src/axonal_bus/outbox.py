@@ -1,0 +1,156 @@
+"""Transactional outbox: write events with the state change, publish them after commit.
+
+:func:`enqueue` inserts the event in the caller's transaction and notifies the relay at
+commit. :class:`OutboxRelay` publishes pending rows with ``Nats-Msg-Id`` = event id and marks
+them, under ``FOR UPDATE SKIP LOCKED`` so replicas share the work. A relay that dies after
+publishing and before marking publishes again on restart; JetStream drops the duplicate
+within its window and inbox-keeping consumers ignore it after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from datetime import timedelta
+from typing import Any
+
+import asyncpg
+import structlog
+from nats.js import JetStreamContext
+
+from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
+from axonal_db import transaction
+from axonal_events import CloudEvent, EventData, Subjects
+
+__all__ = ["OutboxRelay", "enqueue", "event_headers"]
+
+log = structlog.get_logger(__name__)
+_CHANNEL_SQL = "current_schema() || '_outbox'"
+
+
+def event_headers(event: CloudEvent[Any]) -> dict[str, str]:
+    """NATS headers of an event: the dedup id plus what logs need without decoding."""
+    headers = {"Nats-Msg-Id": event.id, HEADER_TYPE: event.type}
+    if event.correlationid:
+        headers[HEADER_CORRELATION] = event.correlationid
+    return headers
+
+
+async def enqueue(
+    conn: asyncpg.Connection, subjects: Subjects, event: CloudEvent[EventData]
+) -> None:
+    """Add ``event`` to the outbox inside the caller's open transaction."""
+    await conn.execute(
+        "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
+        "VALUES ($1, $2, $3, $4::text::jsonb)) "
+        f"SELECT pg_notify({_CHANNEL_SQL}, '')",
+        event.id,
+        subjects.event(event.event_type),
+        event.to_json(),
+        json.dumps(event_headers(event)),
+    )
+
+
+class OutboxRelay:
+    """Publishes the outbox of one schema; run one per replica, they share the rows.
+
+    Args:
+        pool: a pool whose ``search_path`` is the service schema.
+        js: JetStream context to publish with.
+        batch_size: rows claimed per transaction.
+        poll_interval: safety-net poll when no notification arrives.
+        keep_published: published rows are deleted after this long.
+    """
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        js: JetStreamContext,
+        *,
+        batch_size: int = 256,
+        poll_interval: float = 1.0,
+        keep_published: timedelta = timedelta(days=1),
+    ) -> None:
+        self.pool = pool
+        self.js = js
+        self.batch_size = batch_size
+        self.poll_interval = poll_interval
+        self.keep_published = keep_published
+        self._wake = asyncio.Event()
+
+    async def relay_once(self) -> int:
+        """Publish and mark one batch of pending rows; returns how many."""
+        async with transaction(self.pool) as conn:
+            rows = await conn.fetch(
+                "SELECT id, subject, payload, headers::text AS headers FROM outbox WHERE published_at IS NULL "
+                "ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+                self.batch_size,
+            )
+            if not rows:
+                return 0
+            await self._publish(rows)
+            await self._mark_published(conn, [row["id"] for row in rows])
+        return len(rows)
+
+    async def _publish(self, rows: list[asyncpg.Record]) -> None:
+        await asyncio.gather(
+            *(
+                self.js.publish(row["subject"], bytes(row["payload"]), headers=_headers(row))
+                for row in rows
+            )
+        )
+
+    async def _mark_published(self, conn: asyncpg.Connection, ids: list[int]) -> None:
+        await conn.execute(
+            "UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])", ids
+        )
+
+    async def drain(self) -> int:
+        """Publish everything pending now; returns how many rows were published."""
+        total = 0
+        while batch := await self.relay_once():
+            total += batch
+        return total
+
+    async def prune(self) -> None:
+        await self.pool.execute(
+            "DELETE FROM outbox WHERE published_at < now() - $1::interval", self.keep_published
+        )
+
+    async def run(self) -> None:
+        """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net."""
+        async with self.pool.acquire() as listener:
+            channel = await listener.fetchval(f"SELECT {_CHANNEL_SQL}")
+            await listener.add_listener(channel, self._on_notify)
+            try:
+                await self._loop()
+            finally:
+                with contextlib.suppress(Exception):
+                    await listener.remove_listener(channel, self._on_notify)
+
+    async def _loop(self) -> None:
+        failures = 0
+        passes = 0
+        while True:
+            self._wake.clear()
+            try:
+                await self.drain()
+                if passes % 3600 == 0:
+                    await self.prune()
+                passes += 1
+                failures = 0
+            except Exception as exc:  # noqa: BLE001 - outlive NATS and PostgreSQL outages
+                failures += 1
+                log.warning("outbox.relay_failed", error=str(exc), error_type=type(exc).__name__)
+                await asyncio.sleep(min(30.0, 0.2 * 2**failures))
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+
+    def _on_notify(self, *_: object) -> None:
+        self._wake.set()
+
+
+def _headers(row: asyncpg.Record) -> dict[str, str]:
+    return dict(json.loads(row["headers"]))

@@ -1,0 +1,94 @@
+"""Health over the bus: every service answers ``<ns>.rpc.<service>.ping``.
+
+``python -m axonal_bus.ping identity`` exits 0 when the service answers (container health
+checks and Kubernetes probes use it), 1 otherwise, printing why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from faststream.nats import NatsBroker, NatsRouter
+from nats.aio.client import Client
+
+from axonal_bus import rpc
+from axonal_bus.broker import connect_nats
+from axonal_bus.errors import AxonalError
+from axonal_bus.settings import BusSettings
+from axonal_events import PingReply, PingRequest, Subjects
+
+__all__ = ["Checks", "ping", "serve_ping"]
+
+Checks = Callable[[], Awaitable[dict[str, str]]]
+
+
+def serve_ping(
+    registrar: NatsBroker | NatsRouter,
+    subjects: Subjects,
+    *,
+    service: str,
+    version: str,
+    checks: Checks | None = None,
+) -> None:
+    """Answer pings for ``service``; ``checks`` reports dependencies (``"ok"`` or a problem)."""
+    started_at = datetime.now(UTC)
+    instance = f"{socket.gethostname()}:{os.getpid()}"
+
+    async def answer(_: PingRequest) -> PingReply:
+        states = await checks() if checks else {}
+        healthy = all(state == "ok" for state in states.values())
+        return PingReply(
+            service=service,
+            instance=instance,
+            version=version,
+            started_at=started_at,
+            status="ok" if healthy else "degraded",
+            checks=states,
+        )
+
+    rpc.serve(
+        registrar,
+        subjects.rpc(service, "ping"),
+        queue=service,
+        request_model=PingRequest,
+        handler=answer,
+    )
+
+
+async def ping(nc: Client, subjects: Subjects, service: str, timeout: float = 2.0) -> PingReply:
+    """Ask ``service`` for its health."""
+    return await rpc.request(
+        nc, subjects.rpc(service, "ping"), PingRequest(), PingReply, timeout=timeout
+    )
+
+
+async def _main(service: str, timeout: float) -> int:
+    settings = BusSettings()
+    try:
+        nc = await connect_nats(settings, name="axonal-ping", connect_timeout=2, max_reconnect_attempts=0)
+    except Exception as exc:  # noqa: BLE001 - report, don't trace
+        print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)  # noqa: T201
+        return 1
+    try:
+        reply = await ping(nc, settings.subjects, service, timeout)
+    except AxonalError as exc:
+        print(str(exc), file=sys.stderr)  # noqa: T201
+        return 1
+    finally:
+        await nc.close()
+    print(reply.model_dump_json())  # noqa: T201
+    return 0 if reply.status == "ok" else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="Ask an Axonal service for its health.")
+    parser.add_argument("service")
+    parser.add_argument("--timeout", type=float, default=2.0)
+    args = parser.parse_args()
+    sys.exit(asyncio.run(_main(args.service, args.timeout)))

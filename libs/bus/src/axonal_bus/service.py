@@ -1,0 +1,130 @@
+"""The runtime every service shares: settings, database, broker, outbox relay, ping.
+
+A service module describes itself with a :class:`ServiceDefinition` and runs with
+``asyncio.run(run_service(definition))``. Start-up order: logging, PostgreSQL pool,
+migrations (bus tables + the service's own, under an advisory lock), subscribers, broker,
+outbox relay. SIGTERM/SIGINT stop it cleanly: subscribers drain, the relay stops, the pool
+closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import structlog
+from faststream import ContextRepo, FastStream
+from faststream.nats import NatsBroker
+
+from axonal_bus.broker import create_broker, jetstream
+from axonal_bus.dlq_relay import register_dlq_relay
+from axonal_bus.log import configure_logging
+from axonal_bus.outbox import OutboxRelay
+from axonal_bus.ping import serve_ping
+from axonal_bus.settings import BusSettings
+from axonal_db import MigrationSource, create_pool, migrate
+from axonal_events import Subjects
+
+__all__ = ["BUS_MIGRATIONS", "ServiceContext", "ServiceDefinition", "ServiceSettings", "build_app"]
+
+BUS_MIGRATIONS = MigrationSource("axonal_bus", Path(__file__).parent / "migrations")
+log = structlog.get_logger(__name__)
+
+
+class ServiceSettings(BusSettings):
+    """``AXONAL_DATABASE_URL`` and ``AXONAL_LOG_LEVEL`` on top of the bus settings."""
+
+    database_url: str = "postgresql://postgres@127.0.0.1:5432/axonal"
+    log_level: str = "INFO"
+    log_json: bool | None = None
+
+
+@dataclass
+class ServiceContext:
+    """What handlers of a running service share; ``pool`` is set once the service starts."""
+
+    name: str
+    settings: ServiceSettings
+    broker: NatsBroker
+    subjects: Subjects
+    _pool: asyncpg.Pool | None = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError(f"{self.name} is not started: no database pool yet")
+        return self._pool
+
+
+@dataclass(frozen=True)
+class ServiceDefinition:
+    """A service: its name (= schema, durable prefix, RPC namespace) and how to wire it.
+
+    Args:
+        name: ``identity``, ``scheduler``...
+        version: reported by ping.
+        migrations: folder of the service's ``NNNN_name.sql`` files.
+        register: adds the service's subscribers and RPC handlers to the broker.
+    """
+
+    name: str
+    version: str
+    migrations: Path
+    register: Callable[[ServiceContext], None]
+    extra_sources: tuple[MigrationSource, ...] = field(default=())
+
+
+def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = None) -> FastStream:
+    """The FastStream application of a service, ready for ``await app.run()``."""
+    settings = settings or ServiceSettings()
+    configure_logging(settings.log_level, json=settings.log_json)
+    broker = create_broker(settings, service=definition.name)
+    ctx = ServiceContext(definition.name, settings, broker, settings.subjects)
+
+    async def checks() -> dict[str, str]:
+        try:
+            await ctx.pool.fetchval("SELECT 1")
+        except Exception as exc:  # noqa: BLE001 - reported as a health state
+            return {"database": f"error: {exc}"}
+        return {"database": "ok"}
+
+    definition.register(ctx)
+    serve_ping(broker, ctx.subjects, service=definition.name, version=definition.version, checks=checks)
+    register_dlq_relay(broker, ctx.subjects, inbox_prefix=ctx.subjects.inbox_prefix(definition.name))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(context: ContextRepo) -> AsyncIterator[None]:
+        pool = await create_pool(settings.database_url, schema=definition.name)
+        sources = [BUS_MIGRATIONS, *definition.extra_sources]
+        sources.append(MigrationSource(definition.name, definition.migrations))
+        applied = await migrate(pool, schema=definition.name, sources=sources)
+        log.info("service.migrated", service=definition.name, applied=len(applied))
+        ctx._pool = pool
+        context.set_global("service", ctx)
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = FastStream(broker, lifespan=lifespan)
+    tasks: list[asyncio.Task[Any]] = []
+
+    @app.after_startup
+    async def start_relay() -> None:
+        relay = OutboxRelay(ctx.pool, jetstream(broker))
+        task = asyncio.create_task(relay.run(), name=f"{definition.name}-outbox")
+        tasks.append(task)
+        log.info("service.started", service=definition.name, nats=settings.nats_url)
+
+    @app.on_shutdown
+    async def stop_relay() -> None:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    return app

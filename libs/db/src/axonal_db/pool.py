@@ -1,0 +1,77 @@
+"""asyncpg pools bound to one service schema, with JSON columns as Python values."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeAlias
+
+import asyncpg  # type: ignore[import-untyped,unused-ignore]
+from asyncpg.pool import PoolConnectionProxy  # type: ignore[import-untyped,unused-ignore]
+
+__all__ = ["Connection", "configure_connection", "connect", "create_pool", "quote_schema"]
+
+#: A plain connection or one acquired from a pool (asyncpg wraps those in a proxy).
+Connection: TypeAlias = "asyncpg.Connection | PoolConnectionProxy"
+
+_SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def quote_schema(schema: str) -> str:
+    """``schema`` as a quoted SQL identifier; only lower-case ``[a-z_][a-z0-9_]*`` names pass."""
+    if not _SCHEMA.fullmatch(schema):
+        raise ValueError(f"invalid schema name {schema!r}: use lower-case letters, digits and _")
+    return f'"{schema}"'
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+async def configure_connection(conn: Connection) -> None:
+    """Encode and decode ``json``/``jsonb`` with the standard library: dicts and lists in and out.
+
+    A ``str`` argument is stored as a JSON string, so pass values, not JSON text.
+    """
+    for type_name in ("json", "jsonb"):
+        await conn.set_type_codec(
+            type_name, encoder=_dumps, decoder=json.loads, schema="pg_catalog"
+        )
+
+
+def _settings(schema: str | None, extra: dict[str, str] | None) -> dict[str, str]:
+    settings = dict(extra or {})
+    if schema is not None:
+        settings["search_path"] = quote_schema(schema)
+    return settings
+
+
+async def create_pool(
+    url: str,
+    *,
+    schema: str | None = None,
+    min_size: int = 1,
+    max_size: int = 10,
+    command_timeout: float | None = None,
+    server_settings: dict[str, str] | None = None,
+) -> asyncpg.Pool:
+    """Open a pool whose connections use ``schema`` as ``search_path`` (when given)."""
+    return await asyncpg.create_pool(
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        command_timeout=command_timeout,
+        server_settings=_settings(schema, server_settings),
+        init=configure_connection,
+    )
+
+
+async def connect(url: str, *, schema: str | None = None) -> asyncpg.Connection:
+    """One connection configured like the pool's (``search_path`` and JSON codecs)."""
+    conn = await asyncpg.connect(url, server_settings=_settings(schema, None))
+    try:
+        await configure_connection(conn)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn

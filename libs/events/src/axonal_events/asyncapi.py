@@ -1,0 +1,100 @@
+"""The AsyncAPI 3.0 document of the event contract, generated from the catalog.
+
+``python -m axonal_events.asyncapi`` prints it; a test compares it with the committed copy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic.json_schema import models_json_schema
+
+from axonal_events.catalog import CATALOG, Catalog
+from axonal_events.envelope import TYPE_PREFIX, CloudEvent, dataschema_for
+from axonal_events.rpc import PingReply, PingRequest
+from axonal_events.subjects import Subjects
+
+__all__ = ["asyncapi_document", "render"]
+
+_REF = "#/components/schemas/{model}"
+
+
+def _envelope_schema(event_type: str, version: int, data_ref: str) -> dict[str, Any]:
+    envelope = CloudEvent[dict[str, Any]].model_json_schema()
+    props = envelope["properties"]
+    props["type"] = {"const": TYPE_PREFIX + event_type, "type": "string"}
+    props["dataschema"] = {"const": dataschema_for(event_type, version), "type": "string"}
+    props["data"] = {"$ref": data_ref}
+    envelope["title"] = f"{event_type} v{version}"
+    return envelope
+
+
+def asyncapi_document(catalog: Catalog = CATALOG, subjects: Subjects | None = None) -> dict[str, Any]:
+    """Channels for every event type and the ping RPC, payloads as JSON Schema."""
+    subjects = subjects or Subjects()
+    models = {entry.model for entry in catalog} | {PingRequest, PingReply}
+    _, defs = models_json_schema(
+        [(m, "validation") for m in sorted(models, key=lambda m: m.__name__)],
+        ref_template=_REF,
+    )
+    schemas: dict[str, Any] = dict(defs.get("$defs", {}))
+    channels: dict[str, Any] = {}
+    operations: dict[str, Any] = {}
+    messages: dict[str, Any] = {}
+    for entry in catalog:
+        key = f"{entry.event_type}.v{entry.version}"
+        messages[key] = {
+            "name": TYPE_PREFIX + entry.event_type,
+            "title": entry.event_type,
+            "summary": entry.description,
+            "contentType": "application/cloudevents+json",
+            "payload": _envelope_schema(
+                entry.event_type, entry.version, _REF.format(model=entry.model.__name__)
+            ),
+        }
+        channels[entry.event_type] = {
+            "address": subjects.event(entry.event_type),
+            "messages": {key: {"$ref": f"#/components/messages/{key}"}},
+        }
+        operations[f"publish.{entry.event_type}"] = {
+            "action": "send",
+            "channel": {"$ref": f"#/channels/{entry.event_type}"},
+        }
+    rpc_subject = f"{subjects.namespace}.rpc.{{service}}.ping"
+    for name, model in (("ping.request", PingRequest), ("ping.reply", PingReply)):
+        messages[name] = {"name": name, "payload": {"$ref": _REF.format(model=model.__name__)}}
+    channels["rpc.ping"] = {
+        "address": rpc_subject,
+        "parameters": {"service": {"description": "The service asked."}},
+        "messages": {"ping.request": {"$ref": "#/components/messages/ping.request"}},
+    }
+    channels["rpc.ping.reply"] = {
+        "address": None,
+        "messages": {"ping.reply": {"$ref": "#/components/messages/ping.reply"}},
+    }
+    operations["rpc.ping"] = {
+        "action": "receive",
+        "channel": {"$ref": "#/channels/rpc.ping"},
+        "reply": {"channel": {"$ref": "#/channels/rpc.ping.reply"}},
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Axonal bus",
+            "version": "1.0.0",
+            "description": "Events (CloudEvents 1.0, structured JSON) and RPCs on NATS JetStream.",
+        },
+        "defaultContentType": "application/cloudevents+json",
+        "channels": channels,
+        "operations": operations,
+        "components": {"messages": messages, "schemas": schemas},
+    }
+
+
+def render() -> str:
+    return json.dumps(asyncapi_document(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")  # noqa: T201

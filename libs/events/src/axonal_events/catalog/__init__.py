@@ -1,0 +1,47 @@
+"""Every event type of the platform, registered in :data:`CATALOG`."""
+
+from __future__ import annotations
+
+from axonal_events.catalog.alerts import (
+    Comparison,
+    HookRequested,
+    MetricCrossed,
+    NotificationDelivered,
+    NotificationFailed,
+)
+from axonal_events.catalog.project import ProjectCreated
+from axonal_events.catalog.registry import Catalog, EventEntry
+from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
+
+__all__ = [
+    "CATALOG",
+    "DONE_STATUSES",
+    "Catalog",
+    "Comparison",
+    "EventEntry",
+    "HookRequested",
+    "MetricCrossed",
+    "NotificationDelivered",
+    "NotificationFailed",
+    "ProjectCreated",
+    "RunDone",
+    "RunStatus",
+    "RunStatusChanged",
+]
+
+CATALOG = Catalog()
+for _status in RunStatus:
+    CATALOG.register(
+        RunStatusChanged,
+        f"run.{_status.value}",
+        description=f"A run entered the '{_status.value}' status.",
+    )
+for _model in (
+    RunDone,
+    MetricCrossed,
+    HookRequested,
+    NotificationDelivered,
+    NotificationFailed,
+    ProjectCreated,
+):
+    CATALOG.register(_model)

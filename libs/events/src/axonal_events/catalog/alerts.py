@@ -1,0 +1,90 @@
+"""Metric alerts, hooks and notification outcomes."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from axonal_events.base import EventData
+
+__all__ = [
+    "Comparison",
+    "HookRequested",
+    "MetricCrossed",
+    "NotificationDelivered",
+    "NotificationFailed",
+]
+
+
+class Comparison(StrEnum):
+    GT = "gt"
+    GTE = "gte"
+    LT = "lt"
+    LTE = "lte"
+    EQ = "eq"
+
+
+class MetricCrossed(EventData):
+    """A metric of a run crossed the threshold of an alert rule."""
+
+    type_name = "metric.crossed"
+
+    run_uuid: str = Field(min_length=1)
+    project: str = Field(min_length=1)
+    metric: str = Field(min_length=1)
+    value: float
+    step: int | None = None
+    rule_id: str = Field(min_length=1)
+    comparison: Comparison
+    threshold: float
+
+    def subject_id(self) -> str | None:
+        return self.run_uuid
+
+
+class HookRequested(EventData):
+    """A finished run asks for one of its hooks to run."""
+
+    type_name = "hook.requested"
+
+    run_uuid: str = Field(min_length=1)
+    project: str = Field(min_length=1)
+    hub_ref: str = Field(min_length=1, description="The component the hook runs.")
+    trigger: str = Field(description="The final status that fired it, or 'done'.")
+    status: str = Field(description="The run's final status.")
+    connection: str | None = None
+    params: dict[str, object] = Field(default_factory=dict)
+
+    def subject_id(self) -> str | None:
+        return self.run_uuid
+
+
+class _Delivery(EventData):
+    notification_id: str = Field(min_length=1)
+    source_event_id: str = Field(min_length=1, description="The event that was delivered.")
+    channel: str = Field(description="webhook, slack, email, ...")
+    target: str = Field(description="Where it went, secrets removed.")
+    attempts: int = Field(ge=1)
+
+    def subject_id(self) -> str | None:
+        return self.notification_id
+
+
+class NotificationDelivered(_Delivery):
+    """A notification reached its target."""
+
+    type_name = "notification.delivered"
+
+    status_code: int | None = None
+    latency_ms: float = Field(ge=0)
+
+
+class NotificationFailed(_Delivery):
+    """A notification attempt failed; ``final`` when no retry is left (dead letter)."""
+
+    type_name = "notification.failed"
+
+    error: str
+    status_code: int | None = None
+    final: bool

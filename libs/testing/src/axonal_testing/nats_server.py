@@ -1,0 +1,81 @@
+"""Fixtures: a real ``nats-server`` per test session and an isolated namespace per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import nats
+import pytest
+import pytest_asyncio
+from nats.aio.client import Client
+from nats.js.errors import NotFoundError
+
+from axonal_bus.provision import provision
+from axonal_bus.settings import BusSettings
+from axonal_events import Subjects
+from axonal_stack.nats_server import NatsServer
+
+__all__ = ["NatsEndpoint", "bus_settings", "nats_client", "nats_server", "namespace", "subjects"]
+
+
+@dataclass(frozen=True)
+class NatsEndpoint:
+    url: str
+    process: NatsServer | None = None
+
+
+@pytest.fixture(scope="session")
+def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsEndpoint]:
+    """A real nats-server with JetStream for the session, or ``AXONAL_NATS_URL`` if set."""
+    existing = os.environ.get("AXONAL_NATS_URL")
+    if existing:
+        yield NatsEndpoint(existing)
+        return
+    server = NatsServer(Path(tmp_path_factory.mktemp("nats")))
+    server.start()
+    try:
+        yield NatsEndpoint(server.url, server)
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def namespace() -> str:
+    """A subject root no other test uses, so tests share one server without crosstalk."""
+    return f"t{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def subjects(namespace: str) -> Subjects:
+    return Subjects(namespace)
+
+
+@pytest_asyncio.fixture
+async def nats_client(nats_server: NatsEndpoint) -> AsyncIterator[Client]:
+    nc = await nats.connect(nats_server.url, name="axonal-tests")
+    try:
+        yield nc
+    finally:
+        await nc.close()
+
+
+@pytest_asyncio.fixture
+async def bus_settings(
+    nats_server: NatsEndpoint, nats_client: Client, namespace: str
+) -> AsyncIterator[BusSettings]:
+    """Settings for this test's namespace, with its streams provisioned (and removed after)."""
+    settings = BusSettings(nats_url=nats_server.url, namespace=namespace)
+    js = nats_client.jetstream()
+    await provision(js, settings.subjects, replicas=1)
+    try:
+        yield settings
+    finally:
+        for spec in settings.subjects.streams():
+            try:
+                await js.delete_stream(spec.name)
+            except NotFoundError:
+                pass

