@@ -6,9 +6,9 @@ from typing import Any
 
 import nats
 import structlog
-from nats.aio.client import Client
 from faststream import AckPolicy
 from faststream.nats import NatsBroker
+from nats.aio.client import Client
 from nats.js import JetStreamContext
 
 from axonal_bus.log import LogContextMiddleware
@@ -60,4 +60,5 @@ def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> Nats
 
 def jetstream(broker: NatsBroker) -> JetStreamContext:
     """The JetStream context of a connected broker (for raw, header-aware publishing)."""
-    return broker.config.connection_state.stream
+    stream: JetStreamContext = broker.config.connection_state.stream
+    return stream

@@ -7,15 +7,14 @@ from datetime import timedelta
 from typing import TypeVar
 
 import asyncpg
-
-from axonal_db import transaction
+from axonal_db import Connection, transaction
 
 __all__ = ["claim", "process_once", "prune_inbox"]
 
 T = TypeVar("T")
 
 
-async def claim(conn: asyncpg.Connection, consumer: str, event_id: str) -> bool:
+async def claim(conn: Connection, consumer: str, event_id: str) -> bool:
     """Record ``event_id`` as processed by ``consumer``; ``False`` if it already was.
 
     Call it inside the transaction that applies the effect, so both commit or neither does.
@@ -33,7 +32,7 @@ async def process_once(
     pool: asyncpg.Pool,
     consumer: str,
     event_id: str,
-    effect: Callable[[asyncpg.Connection], Awaitable[T]],
+    effect: Callable[[Connection], Awaitable[T]],
 ) -> tuple[bool, T | None]:
     """Run ``effect`` in a transaction unless ``consumer`` already processed ``event_id``.
 
@@ -50,4 +49,4 @@ async def prune_inbox(pool: asyncpg.Pool, older_than: timedelta) -> int:
     status: str = await pool.execute(
         "DELETE FROM inbox WHERE processed_at < now() - $1::interval", older_than
     )
-    return int(status.split()[-1])
+    return int(status.rsplit(maxsplit=1)[-1])

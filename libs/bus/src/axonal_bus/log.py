@@ -38,13 +38,15 @@ def configure_logging(level: str = "INFO", *, json: bool | None = None) -> None:
     )
 
 
-class LogContextMiddleware(BaseMiddleware):  # type: ignore[type-arg]
-    """Bind event id, type, correlation id, subject and delivery count while a message is handled."""
+class LogContextMiddleware(BaseMiddleware):
+    """Bind event id, type, correlation id, subject and delivery count to handling logs."""
 
     async def consume_scope(self, call_next: Any, msg: StreamMessage[Any]) -> Any:
         headers = msg.headers or {}
         raw = msg.raw_message
-        is_jetstream = isinstance(getattr(raw, "reply", None), str) and raw.reply.startswith("$JS.ACK.")
+        is_jetstream = isinstance(getattr(raw, "reply", None), str) and raw.reply.startswith(
+            "$JS.ACK."
+        )
         with structlog.contextvars.bound_contextvars(
             event_id=headers.get("Nats-Msg-Id") or msg.message_id,
             event_type=headers.get(HEADER_TYPE),

@@ -17,16 +17,22 @@ from typing import Any
 
 import asyncpg
 import structlog
+from axonal_db import Connection, transaction
+from axonal_events import CloudEvent, EventData, Subjects
 from nats.js import JetStreamContext
 
 from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
-from axonal_db import transaction
-from axonal_events import CloudEvent, EventData, Subjects
 
 __all__ = ["OutboxRelay", "enqueue", "event_headers"]
 
 log = structlog.get_logger(__name__)
-_CHANNEL_SQL = "current_schema() || '_outbox'"
+# The relay of each schema listens on "<schema>_outbox"; NOTIFY is delivered at commit.
+_CHANNEL_SQL = "SELECT current_schema() || '_outbox'"
+_ENQUEUE_SQL = (
+    "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
+    "VALUES ($1, $2, $3, $4::text::jsonb)) "
+    "SELECT pg_notify(current_schema() || '_outbox', '')"
+)
 
 
 def event_headers(event: CloudEvent[Any]) -> dict[str, str]:
@@ -37,14 +43,10 @@ def event_headers(event: CloudEvent[Any]) -> dict[str, str]:
     return headers
 
 
-async def enqueue(
-    conn: asyncpg.Connection, subjects: Subjects, event: CloudEvent[EventData]
-) -> None:
+async def enqueue(conn: Connection, subjects: Subjects, event: CloudEvent[EventData]) -> None:
     """Add ``event`` to the outbox inside the caller's open transaction."""
     await conn.execute(
-        "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
-        "VALUES ($1, $2, $3, $4::text::jsonb)) "
-        f"SELECT pg_notify({_CHANNEL_SQL}, '')",
+        _ENQUEUE_SQL,
         event.id,
         subjects.event(event.event_type),
         event.to_json(),
@@ -83,8 +85,8 @@ class OutboxRelay:
         """Publish and mark one batch of pending rows; returns how many."""
         async with transaction(self.pool) as conn:
             rows = await conn.fetch(
-                "SELECT id, subject, payload, headers::text AS headers FROM outbox WHERE published_at IS NULL "
-                "ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+                "SELECT id, subject, payload, headers::text AS headers FROM outbox "
+                "WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
                 self.batch_size,
             )
             if not rows:
@@ -101,7 +103,7 @@ class OutboxRelay:
             )
         )
 
-    async def _mark_published(self, conn: asyncpg.Connection, ids: list[int]) -> None:
+    async def _mark_published(self, conn: Connection, ids: list[int]) -> None:
         await conn.execute(
             "UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])", ids
         )
@@ -121,7 +123,7 @@ class OutboxRelay:
     async def run(self) -> None:
         """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net."""
         async with self.pool.acquire() as listener:
-            channel = await listener.fetchval(f"SELECT {_CHANNEL_SQL}")
+            channel = await listener.fetchval(_CHANNEL_SQL)
             await listener.add_listener(channel, self._on_notify)
             try:
                 await self._loop()

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
+from axonal_events import PingReply, PingRequest, Subjects
 from faststream.nats import NatsBroker, NatsRouter
 from nats.aio.client import Client
 
@@ -21,7 +22,6 @@ from axonal_bus import rpc
 from axonal_bus.broker import connect_nats
 from axonal_bus.errors import AxonalError
 from axonal_bus.settings import BusSettings
-from axonal_events import PingReply, PingRequest, Subjects
 
 __all__ = ["Checks", "ping", "serve_ping"]
 
@@ -71,18 +71,20 @@ async def ping(nc: Client, subjects: Subjects, service: str, timeout: float = 2.
 async def _main(service: str, timeout: float) -> int:
     settings = BusSettings()
     try:
-        nc = await connect_nats(settings, name="axonal-ping", connect_timeout=2, max_reconnect_attempts=0)
+        nc = await connect_nats(
+            settings, name="axonal-ping", connect_timeout=2, max_reconnect_attempts=0
+        )
     except Exception as exc:  # noqa: BLE001 - report, don't trace
-        print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)  # noqa: T201
+        print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)
         return 1
     try:
         reply = await ping(nc, settings.subjects, service, timeout)
     except AxonalError as exc:
-        print(str(exc), file=sys.stderr)  # noqa: T201
+        print(str(exc), file=sys.stderr)
         return 1
     finally:
         await nc.close()
-    print(reply.model_dump_json())  # noqa: T201
+    print(reply.model_dump_json())
     return 0 if reply.status == "ok" else 1
 
 

@@ -9,17 +9,20 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from axonal_events import Retention, StreamSpec, Subjects
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
 from nats.js.errors import NotFoundError
 
 from axonal_bus.broker import connect_nats
 from axonal_bus.settings import BusSettings
-from axonal_events import Retention, StreamSpec, Subjects
 
 __all__ = ["ProvisionResult", "provision", "stream_config"]
 
-_RETENTION = {Retention.LIMITS: RetentionPolicy.LIMITS, Retention.WORK_QUEUE: RetentionPolicy.WORK_QUEUE}
+_RETENTION = {
+    Retention.LIMITS: RetentionPolicy.LIMITS,
+    Retention.WORK_QUEUE: RetentionPolicy.WORK_QUEUE,
+}
 _COMPARED = ("subjects", "retention", "max_age", "duplicate_window", "num_replicas", "discard")
 
 
@@ -82,7 +85,7 @@ async def _main() -> None:
     nc = await connect_nats(settings, name="axonal-provision")
     try:
         for result in await provision(nc.jetstream(), settings.subjects, settings.stream_replicas):
-            print(f"{result.stream}: {result.action}")  # noqa: T201
+            print(f"{result.stream}: {result.action}")
     finally:
         await nc.close()
 

@@ -32,8 +32,8 @@ class RetryPolicy:
 
     def delay(self, delivered: int) -> float:
         """Seconds to wait after delivery number ``delivered`` (1-based) failed."""
-        raw = min(self.max_delay, self.base_delay * 2 ** max(0, delivered - 1))
-        return raw * (1 + random.uniform(-self.jitter, self.jitter))
+        raw = min(self.max_delay, self.base_delay * 2.0 ** max(0, delivered - 1))
+        return float(raw * (1 + random.uniform(-self.jitter, self.jitter)))
 
     def exhausted(self, delivered: int) -> bool:
         """Whether delivery number ``delivered`` was the last one allowed."""

@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 
 import nats.errors
 import structlog
+from axonal_events import RpcError, RpcOk
 from faststream.nats import NatsBroker, NatsRouter
 from faststream.nats.annotations import NatsMessage
 from nats.aio.client import Client
 from pydantic import BaseModel, ValidationError
 
 from axonal_bus.errors import NoRespondersError, Permanent, RemoteError, RpcTimeoutError
-from axonal_events import RpcError, RpcOk
 
 __all__ = ["request", "serve"]
 
@@ -51,7 +51,7 @@ def serve(
             result = await handler(req)
         except Permanent as exc:
             return _error("rejected", str(exc))
-        except Exception:  # noqa: BLE001 - the caller gets an answer, the log gets the trace
+        except Exception:
             log.exception("rpc.failed", rpc=subject)
             return _error("internal", f"{subject} failed; the service log has the details")
         return {"ok": True, "result": result.model_dump(mode="json")}

@@ -18,6 +18,8 @@ from typing import Any
 
 import asyncpg
 import structlog
+from axonal_db import MigrationSource, create_pool, migrate
+from axonal_events import Subjects
 from faststream import ContextRepo, FastStream
 from faststream.nats import NatsBroker
 
@@ -26,13 +28,11 @@ from axonal_bus.dlq_relay import register_dlq_relay
 from axonal_bus.log import configure_logging
 from axonal_bus.outbox import OutboxRelay
 from axonal_bus.ping import serve_ping
+from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_bus.settings import BusSettings
-from axonal_db import MigrationSource, create_pool, migrate
-from axonal_events import Subjects
 
-__all__ = ["BUS_MIGRATIONS", "ServiceContext", "ServiceDefinition", "ServiceSettings", "build_app"]
+__all__ = ["ServiceContext", "ServiceDefinition", "ServiceSettings", "build_app"]
 
-BUS_MIGRATIONS = MigrationSource("axonal_bus", Path(__file__).parent / "migrations")
 log = structlog.get_logger(__name__)
 
 
@@ -94,8 +94,12 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
         return {"database": "ok"}
 
     definition.register(ctx)
-    serve_ping(broker, ctx.subjects, service=definition.name, version=definition.version, checks=checks)
-    register_dlq_relay(broker, ctx.subjects, inbox_prefix=ctx.subjects.inbox_prefix(definition.name))
+    serve_ping(
+        broker, ctx.subjects, service=definition.name, version=definition.version, checks=checks
+    )
+    register_dlq_relay(
+        broker, ctx.subjects, inbox_prefix=ctx.subjects.inbox_prefix(definition.name)
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(context: ContextRepo) -> AsyncIterator[None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from axonal_events.catalog import CATALOG, Catalog
@@ -30,10 +31,12 @@ def _envelope_schema(event_type: str, version: int, data_ref: str) -> dict[str, 
     return envelope
 
 
-def asyncapi_document(catalog: Catalog = CATALOG, subjects: Subjects | None = None) -> dict[str, Any]:
+def asyncapi_document(
+    catalog: Catalog = CATALOG, subjects: Subjects | None = None
+) -> dict[str, Any]:
     """Channels for every event type and the ping RPC, payloads as JSON Schema."""
     subjects = subjects or Subjects()
-    models = {entry.model for entry in catalog} | {PingRequest, PingReply}
+    models: set[type[BaseModel]] = {entry.model for entry in catalog} | {PingRequest, PingReply}
     _, defs = models_json_schema(
         [(m, "validation") for m in sorted(models, key=lambda m: m.__name__)],
         ref_template=_REF,
@@ -97,4 +100,4 @@ def render() -> str:
 
 
 if __name__ == "__main__":
-    print(render(), end="")  # noqa: T201
+    print(render(), end="")

@@ -62,7 +62,7 @@ class ServerProcess(ABC):
     def is_ready(self) -> bool:
         """One cheap readiness probe."""
 
-    def prepare(self) -> None:
+    def prepare(self) -> None:  # noqa: B027 - an optional hook
         """Create whatever the server needs on disk before it starts."""
 
     def popen_kwargs(self) -> dict[str, object]:
@@ -78,7 +78,7 @@ class ServerProcess(ABC):
         self.prepare()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(  # noqa: S603 - fixed argument vector
+        self.process = subprocess.Popen(
             self.command(),
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -89,14 +89,17 @@ class ServerProcess(ABC):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                code = self.process.returncode
                 raise ServerStartError(
-                    f"{self.name} exited with code {self.process.returncode}:\n{_tail(self.log_path)}"
+                    f"{self.name} exited with code {code}:\n{_tail(self.log_path)}"
                 )
             if self.is_ready():
                 return
             time.sleep(0.05)
         self.stop()
-        raise ServerStartError(f"{self.name} not ready after {timeout:.0f}s:\n{_tail(self.log_path)}")
+        raise ServerStartError(
+            f"{self.name} not ready after {timeout:.0f}s:\n{_tail(self.log_path)}"
+        )
 
     def stop(self, timeout: float = 15.0) -> None:
         """Stop the server (graceful signal, then SIGKILL) and close its log."""

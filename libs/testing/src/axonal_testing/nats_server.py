@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -11,15 +12,14 @@ from pathlib import Path
 import nats
 import pytest
 import pytest_asyncio
-from nats.aio.client import Client
-from nats.js.errors import NotFoundError
-
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
 from axonal_stack.nats_server import NatsServer
+from nats.aio.client import Client
+from nats.js.errors import NotFoundError
 
-__all__ = ["NatsEndpoint", "bus_settings", "nats_client", "nats_server", "namespace", "subjects"]
+__all__ = ["NatsEndpoint", "bus_settings", "namespace", "nats_client", "nats_server", "subjects"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,5 @@ async def bus_settings(
         yield settings
     finally:
         for spec in settings.subjects.streams():
-            try:
+            with contextlib.suppress(NotFoundError):
                 await js.delete_stream(spec.name)
-            except NotFoundError:
-                pass

@@ -1,5 +1,5 @@
 """Pytest plugin: real servers for Axonal tests."""
 
-from axonal_testing.s3 import *  # noqa: F403
 from axonal_testing.nats_server import *  # noqa: F403
 from axonal_testing.postgres import *  # noqa: F403
+from axonal_testing.s3 import *  # noqa: F403

@@ -37,7 +37,11 @@ async def wait_for(
 
 
 def wait_for_sync(
-    condition: Callable[[], T], *, timeout: float = 10.0, interval: float = 0.05, message: str = "condition"
+    condition: Callable[[], T],
+    *,
+    timeout: float = 10.0,
+    interval: float = 0.05,
+    message: str = "condition",
 ) -> T:
     """Blocking variant of :func:`wait_for` for synchronous tests."""
     deadline = time.monotonic() + timeout

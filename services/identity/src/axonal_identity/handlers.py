@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from axonal_bus.consumer import ConsumerSpec, subscribe
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import CloudEvent
+from pydantic import ValidationError
+
 from axonal_identity import store
 
 __all__ = ["decode_envelope", "register"]
@@ -37,4 +37,6 @@ def register(ctx: ServiceContext) -> None:
         decode=decode_envelope,
         batch_size=64,
     )
-    subscribe(ctx.broker, ctx.subjects, spec, on_event, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name))
+    subscribe(
+        ctx.broker, ctx.subjects, spec, on_event, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name)
+    )

@@ -9,6 +9,7 @@ from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import new_event
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+
 from axonal_identity import store
 from axonal_identity.domain.projects import InvalidProjectError, new_project
 
@@ -43,6 +44,6 @@ def register(ctx: ServiceContext) -> None:
             ctx.broker,
             ctx.subjects.rpc(ctx.name, method),
             queue=ctx.name,
-            request_model=model,  # type: ignore[arg-type]
+            request_model=model,
             handler=handler,  # type: ignore[arg-type]
         )

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-
-from axonal_db import Connection
 from typing import Any
 
+from axonal_db import Connection
 from axonal_events import CloudEvent, ProjectCreated
 from axonal_events.identity import Project
 

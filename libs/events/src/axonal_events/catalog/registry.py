@@ -49,7 +49,9 @@ class Catalog:
         for event_type in event_types or (model.type_name,):
             key = (event_type, model.schema_version)
             if key in self._entries:
-                raise ValueError(f"event type {event_type} v{model.schema_version} registered twice")
+                raise ValueError(
+                    f"event type {event_type} v{model.schema_version} registered twice"
+                )
             self._entries[key] = EventEntry(event_type, model.schema_version, model, doc)
 
     def __iter__(self) -> Iterator[EventEntry]:
@@ -90,7 +92,9 @@ class Catalog:
         try:
             data = model.model_validate(envelope.data)
         except ValidationError as exc:
-            raise DataValidationError(f"{event_type} v{version} data: {_first_error(exc)}") from None
+            raise DataValidationError(
+                f"{event_type} v{version} data: {_first_error(exc)}"
+            ) from None
         if data.event_type() != event_type:
             raise DataValidationError(f"data describes {data.event_type()}, envelope {event_type}")
         return CloudEvent[EventData].model_construct(

@@ -1,0 +1,96 @@
+"""Where the embedded stack lives and how it starts (env prefix ``AXONAL_``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from axonal_events import DEFAULT_NAMESPACE
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DATABASE_NAME", "StackPaths", "StackSettings"]
+
+#: The database every service shares (each in its own schema).
+DATABASE_NAME = "axonal"
+
+
+class StackSettings(BaseSettings):
+    """``AXONAL_HOME`` and friends.
+
+    ``AXONAL_NATS_URL`` / ``AXONAL_DATABASE_URL`` point the stack at servers that already run:
+    it then starts no NATS / PostgreSQL of its own. The ports are preferences: a taken one is
+    replaced by a free one, and the choice is recorded in ``stack.json``.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
+
+    home: Path = Path("~/.axonal")
+    nats_url: str | None = None
+    database_url: str | None = None
+    api_url: str | None = None
+    namespace: str = DEFAULT_NAMESPACE
+    host: str = "127.0.0.1"
+    nats_port: int = Field(default=4222, ge=0, le=65535)
+    postgres_port: int = Field(default=54320, ge=0, le=65535)
+    postgres_durable: bool = True
+    sync_interval: str | None = None
+    startup_timeout: float = Field(default=90.0, gt=0)
+    stop_timeout: float = Field(default=15.0, gt=0)
+
+    @field_validator("home")
+    @classmethod
+    def _absolute_home(cls, value: Path) -> Path:
+        return value.expanduser().absolute()
+
+    @field_validator("nats_url", "database_url", "api_url", "sync_interval")
+    @classmethod
+    def _empty_is_unset(cls, value: str | None) -> str | None:
+        return value or None
+
+    @property
+    def paths(self) -> StackPaths:
+        return StackPaths(self.home)
+
+
+@dataclass(frozen=True, slots=True)
+class StackPaths:
+    """The layout of ``AXONAL_HOME``."""
+
+    home: Path
+
+    @property
+    def nats(self) -> Path:
+        return self.home / "nats"
+
+    @property
+    def postgres(self) -> Path:
+        return self.home / "postgres"
+
+    @property
+    def logs(self) -> Path:
+        return self.home / "logs"
+
+    @property
+    def artifacts(self) -> Path:
+        return self.home / "artifacts"
+
+    @property
+    def state(self) -> Path:
+        return self.home / "stack.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.home / "stack.lock"
+
+    @property
+    def stack_log(self) -> Path:
+        return self.logs / "stack.log"
+
+    def service_log(self, service: str) -> Path:
+        return self.logs / f"{service}.log"
+
+    def create(self) -> None:
+        """Make the folders (data already there is kept)."""
+        for folder in (self.home, self.logs, self.artifacts):
+            folder.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,97 @@
+"""``stack.json``: what the supervisor started and where, written atomically.
+
+The supervisor is the only writer while it runs; ``axonal status`` and ``axonal down`` read it.
+Ports and URLs stay after a stop (the next start reuses the ports); process ids do not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+__all__ = ["Phase", "ProcessRef", "ServiceState", "StackState", "read_state", "write_state"]
+
+Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
+
+
+class ProcessRef(BaseModel):
+    """A process, told apart from a later one that reuses its pid by its creation time."""
+
+    pid: int
+    created: float = Field(description="psutil create_time() of the process.")
+
+
+class ServiceState(BaseModel):
+    module: str
+    process: ProcessRef | None = None
+    restarts: int = 0
+    last_exit_code: int | None = None
+
+
+class StackState(BaseModel):
+    home: str
+    phase: Phase = "starting"
+    detail: str = Field(default="", description="What the supervisor is doing or why it failed.")
+    started_at: datetime | None = None
+    supervisor: ProcessRef | None = None
+    namespace: str
+    nats_url: str | None = None
+    nats_port: int | None = None
+    nats: ProcessRef | None = None
+    database_url: str | None = None
+    postgres_port: int | None = None
+    postgres: ProcessRef | None = None
+    api_url: str | None = None
+    artifacts_url: str | None = None
+    services: dict[str, ServiceState] = Field(default_factory=dict)
+
+    def processes(self) -> dict[str, ProcessRef]:
+        """Every recorded process by role: ``supervisor``, ``nats``, ``postgres``, services."""
+        found = {"supervisor": self.supervisor, "nats": self.nats, "postgres": self.postgres}
+        found |= {name: svc.process for name, svc in self.services.items()}
+        return {role: ref for role, ref in found.items() if ref is not None}
+
+    def stopped(self, detail: str = "") -> StackState:
+        """The state after a stop: no process ids, ports and URLs kept for the next start."""
+        services = {
+            name: svc.model_copy(update={"process": None}) for name, svc in self.services.items()
+        }
+        return self.model_copy(
+            update={
+                "phase": "stopped",
+                "detail": detail,
+                "supervisor": None,
+                "nats": None,
+                "postgres": None,
+                "services": services,
+            }
+        )
+
+
+def read_state(path: Path) -> StackState | None:
+    """The recorded state, or ``None`` when there is none (or it is unreadable)."""
+    try:
+        return StackState.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError):
+        return None
+
+
+def write_state(path: Path, state: StackState) -> None:
+    """Replace ``path`` atomically: readers see the old or the new file, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(state.model_dump_json(indent=2))
+            out.write("\n")
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(tmp).unlink()
+        raise

@@ -1,0 +1,332 @@
+"""The supervisor behind ``axonal up``: NATS, PostgreSQL, streams, then every service.
+
+``python -m axonal_stack.supervisor --home DIR`` runs it in the background (``axonal up
+--detach``); ``axonal up`` runs the same :class:`Supervisor` in the foreground. SIGINT,
+SIGTERM or SIGHUP stop the services (SIGTERM, then SIGKILL), then PostgreSQL, then NATS.
+Data stays in the home folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from axonal_bus.broker import connect_nats
+from axonal_bus.provision import provision
+from axonal_bus.settings import BusSettings
+from axonal_db import connect as pg_connect
+from axonal_events import Subjects
+from nats.aio.client import Client
+
+from axonal_stack.discovery import ServiceEntry, discover_services
+from axonal_stack.health import check_service
+from axonal_stack.lock import StackLock, StackRunningError
+from axonal_stack.nats_server import NatsServer
+from axonal_stack.policy import choose_port
+from axonal_stack.ports import free_port, port_is_free
+from axonal_stack.postgres_server import PostgresServer, _parent_death_signal
+from axonal_stack.process import ServerProcess, _tail
+from axonal_stack.processes import ref_for
+from axonal_stack.runner import ServiceRunner
+from axonal_stack.settings import DATABASE_NAME, StackSettings
+from axonal_stack.state import Phase, StackState, read_state, write_state
+
+__all__ = ["StartupError", "Supervisor", "main"]
+
+log = logging.getLogger("axonal_stack")
+
+
+class StartupError(RuntimeError):
+    """The stack could not start; the message says what failed and shows its log tail."""
+
+
+class _Interrupted(Exception):
+    """A stop was requested while starting."""
+
+
+class _Nats(NatsServer):
+    """``nats-server`` that exits with the supervisor, even when the supervisor is killed."""
+
+    def popen_kwargs(self) -> dict[str, object]:
+        return {"preexec_fn": _parent_death_signal()}
+
+
+class Supervisor:
+    """Start the stack of ``settings.home``, keep it running until :meth:`request_stop`.
+
+    ``on_state`` is called after every change of :attr:`state` (the foreground CLI shows it).
+    """
+
+    def __init__(
+        self,
+        settings: StackSettings,
+        *,
+        services: list[ServiceEntry] | None = None,
+        on_state: Callable[[StackState], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.paths = settings.paths
+        self.services = discover_services() if services is None else services
+        self.on_state = on_state
+        self.ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._lock = StackLock(self.paths.lock)
+        self._servers: list[ServerProcess] = []
+        self._runners: dict[str, ServiceRunner] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._nc: Client | None = None
+        self.state = StackState(home=str(settings.home), namespace=settings.namespace)
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    async def run(self) -> int:
+        """Run until stopped; 0 after a clean stop, 1 when start-up failed.
+
+        Raises :class:`StackRunningError` when another supervisor runs for the same home.
+        """
+        self.paths.create()
+        self._lock.acquire()
+        loop = asyncio.get_running_loop()
+        signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+        for sig in signals:
+            loop.add_signal_handler(sig, self.request_stop)
+        failure = ""
+        try:
+            await self._start()
+            self._update("running", "all services healthy")
+            self.ready.set()
+            await self._stop.wait()
+        except _Interrupted:
+            pass
+        except StartupError as exc:
+            failure = str(exc)
+            log.error("start-up failed: %s", exc)
+        finally:
+            await self._shutdown(failure)
+            for sig in signals:
+                loop.remove_signal_handler(sig)
+            self._lock.release()
+        return 1 if failure else 0
+
+    def _update(self, phase: Phase | None = None, detail: str | None = None) -> None:
+        changes: dict[str, object] = {}
+        if phase is not None:
+            changes["phase"] = phase
+        if detail is not None:
+            changes["detail"] = detail
+            log.info("%s", detail)
+        services = {name: runner.state for name, runner in self._runners.items()}
+        self.state = self.state.model_copy(update={**changes, "services": services})
+        write_state(self.paths.state, self.state)
+        if self.on_state is not None:
+            self.on_state(self.state)
+
+    def _checkpoint(self, detail: str) -> None:
+        if self._stop.is_set():
+            raise _Interrupted
+        self._update(detail=detail)
+
+    async def _start(self) -> None:
+        previous = read_state(self.paths.state)
+        self.state = StackState(
+            home=str(self.settings.home),
+            namespace=self.settings.namespace,
+            started_at=datetime.now(UTC),
+            supervisor=ref_for(os.getpid()),
+            api_url=self.settings.api_url,
+            artifacts_url=str(self.paths.artifacts),
+            nats_port=previous.nats_port if previous else None,
+            postgres_port=previous.postgres_port if previous else None,
+        )
+        self._runners = {}
+        self._checkpoint("starting NATS")
+        self._start_nats()
+        self._checkpoint("starting PostgreSQL")
+        await self._start_postgres()
+        self._checkpoint("provisioning streams")
+        await self._provision()
+        self._checkpoint(f"starting services: {', '.join(s.name for s in self.services)}")
+        self._start_services()
+        await self._wait_healthy()
+
+    def _port(self, recorded: int | None, preferred: int) -> int:
+        host = self.settings.host
+        return choose_port(
+            recorded, preferred, lambda p: port_is_free(p, host), lambda: free_port(None, host)
+        )
+
+    def _run_server(self, server: ServerProcess, timeout: float) -> None:
+        try:
+            server.start(timeout=timeout)
+        except Exception as exc:
+            raise StartupError(f"{server.name} did not start: {exc}") from exc
+        self._servers.append(server)
+
+    def _start_nats(self) -> None:
+        if self.settings.nats_url:
+            self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
+            return
+        port = self._port(self.state.nats_port, self.settings.nats_port)
+        nats = _Nats(
+            self.paths.nats,
+            host=self.settings.host,
+            port=port,
+            sync_interval=self.settings.sync_interval,
+        )
+        self._run_server(nats, timeout=30)
+        assert nats.pid is not None
+        self.state = self.state.model_copy(
+            update={"nats_url": nats.url, "nats_port": nats.port, "nats": ref_for(nats.pid)}
+        )
+
+    async def _start_postgres(self) -> None:
+        if self.settings.database_url:
+            self.state = self.state.model_copy(update={"database_url": self.settings.database_url})
+            return
+        port = self._port(self.state.postgres_port, self.settings.postgres_port)
+        postgres = PostgresServer(
+            self.paths.postgres,
+            host=self.settings.host,
+            port=port,
+            durable=self.settings.postgres_durable,
+            die_with_parent=True,  # started from the main thread, which lives as long as we do
+        )
+        self._run_server(postgres, timeout=120)
+        assert postgres.pid is not None
+        self.state = self.state.model_copy(
+            update={
+                "database_url": postgres.url_for(DATABASE_NAME),
+                "postgres_port": postgres.port,
+                "postgres": ref_for(postgres.pid),
+            }
+        )
+        conn = await pg_connect(postgres.url)
+        try:
+            exists = await conn.fetchval(
+                "SELECT 1 FROM pg_database WHERE datname = $1", DATABASE_NAME
+            )
+            if not exists:
+                await conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+                log.info("created database %s", DATABASE_NAME)
+        finally:
+            await conn.close()
+
+    async def _provision(self) -> None:
+        assert self.state.nats_url is not None
+        bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
+        try:
+            self._nc = await connect_nats(bus, name="axonal-supervisor", connect_timeout=5)
+            await provision(self._nc.jetstream(), bus.subjects, bus.stream_replicas)
+        except Exception as exc:
+            raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
+
+    def _service_env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            AXONAL_HOME=str(self.settings.home),
+            AXONAL_NATS_URL=self.state.nats_url or "",
+            AXONAL_DATABASE_URL=self.state.database_url or "",
+            AXONAL_NAMESPACE=self.settings.namespace,
+            AXONAL_ARTIFACTS_URL=str(self.paths.artifacts),
+        )
+        return env
+
+    async def _probe(self, service: str) -> bool:
+        if self._nc is None:
+            return False
+        subjects = Subjects(self.settings.namespace)
+        try:
+            health = await check_service(self._nc, subjects, service, timeout=1.0)
+        except Exception:  # noqa: BLE001 - a probe answers yes or no
+            return False
+        return health.healthy
+
+    def _start_services(self) -> None:
+        env = self._service_env()
+        for entry in self.services:
+            runner = ServiceRunner(
+                entry,
+                env=env,
+                log_path=self.paths.service_log(entry.name),
+                probe=self._probe,
+                on_change=self._update,
+                stop_timeout=self.settings.stop_timeout,
+            )
+            self._runners[entry.name] = runner
+            self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{entry.name}"))
+        self._update()
+
+    async def _wait_healthy(self) -> None:
+        async def all_healthy() -> None:
+            await asyncio.gather(*(r.healthy.wait() for r in self._runners.values()))
+
+        healthy = asyncio.create_task(all_healthy())
+        stop = asyncio.create_task(self._stop.wait())
+        await asyncio.wait(
+            {healthy, stop},
+            timeout=self.settings.startup_timeout,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        for task in (healthy, stop):
+            task.cancel()
+        if self._stop.is_set():
+            raise _Interrupted
+        late = [r for r in self._runners.values() if not r.healthy.is_set()]
+        if late:
+            report = "\n".join(f"--- {r.log_path}\n{_tail(r.log_path)}" for r in late)
+            names = ", ".join(r.entry.name for r in late)
+            raise StartupError(
+                f"not healthy after {self.settings.startup_timeout:g}s: {names}\n{report}"
+            )
+
+    async def _shutdown(self, failure: str) -> None:
+        self._update("stopping", "stopping services")
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        if self._nc is not None:
+            with contextlib.suppress(Exception):
+                await self._nc.close()
+            self._nc = None
+        for server in reversed(self._servers):  # PostgreSQL, then NATS
+            log.info("stopping %s", server.name)
+            server.stop(timeout=self.settings.stop_timeout)
+        self._servers = []
+        self.state = self.state.stopped(failure)
+        if failure:
+            self.state = self.state.model_copy(update={"phase": "failed"})
+        write_state(self.paths.state, self.state)
+        if self.on_state is not None:
+            self.on_state(self.state)
+        log.info("stack stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the background supervisor; logs go to stdout (``logs/stack.log``)."""
+    parser = argparse.ArgumentParser(description="Run the embedded Axonal stack.")
+    parser.add_argument("--home", type=Path, help="AXONAL_HOME (default: from the environment)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+    )
+    settings = StackSettings(home=args.home) if args.home else StackSettings()
+    supervisor = Supervisor(settings)
+    try:
+        return asyncio.run(supervisor.run())
+    except StackRunningError as exc:
+        log.error("%s", exc)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Transactional outbox and inbox on a real PostgreSQL and a real JetStream."""
+
+import asyncio
+import uuid
+
+import pytest
+import pytest_asyncio
+from axonal_bus.consumer import subscribe_events
+from axonal_bus.inbox import process_once
+from axonal_bus.outbox import OutboxRelay, enqueue
+from axonal_bus.schema import BUS_MIGRATIONS
+from axonal_db import create_pool, migrate, transaction
+from axonal_events import RunStatus, StreamKind
+from axonal_testing.bus import make_broker, running, stream_count
+from axonal_testing.factories import run_event
+from axonal_testing.waiting import wait_for
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def pool(database_url):
+    schema = f"svc_{uuid.uuid4().hex[:8]}"
+    pool = await create_pool(database_url, schema=schema)
+    await migrate(pool, schema=schema, sources=[BUS_MIGRATIONS])
+    await pool.execute("CREATE TABLE effects (run_uuid text, event_id text)")
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def enqueue_events(pool, subjects, n):
+    events = [run_event(RunStatus.SUCCEEDED) for _ in range(n)]
+    async with transaction(pool) as conn:
+        for event in events:
+            await enqueue(conn, subjects, event)
+    return events
+
+
+async def pending(pool):
+    return await pool.fetchval("SELECT count(*) FROM outbox WHERE published_at IS NULL")
+
+
+async def test_rolled_back_transaction_publishes_nothing(pool, bus_settings, nats_client):
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    with pytest.raises(RuntimeError, match="use case failed"):
+        async with transaction(pool) as conn:
+            await enqueue(conn, subjects, run_event())
+            raise RuntimeError("use case failed")
+    assert await pool.fetchval("SELECT count(*) FROM outbox") == 0
+    assert await OutboxRelay(pool, js).drain() == 0
+    assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 0
+
+
+async def test_relay_killed_between_publish_and_mark_loses_and_duplicates_nothing(
+    pool, bus_settings, nats_client, monkeypatch
+):
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    events = await enqueue_events(pool, subjects, 20)
+
+    async def killed(*_args):
+        raise ConnectionResetError("relay killed before marking")
+
+    crashing = OutboxRelay(pool, js)
+    monkeypatch.setattr(crashing, "_mark_published", killed)
+    with pytest.raises(ConnectionResetError):
+        await crashing.relay_once()
+    stream = subjects.stream_name(StreamKind.EVENTS)
+    assert await stream_count(js, stream) == 20  # published ...
+    assert await pending(pool) == 20  # ... but not marked
+
+    assert await OutboxRelay(pool, js).drain() == 20  # the restarted relay publishes again
+    assert await pending(pool) == 0
+    assert await stream_count(js, stream) == 20  # JetStream dropped the duplicates
+
+    # Downstream: an inbox-keeping consumer whose first attempt at each event commits its
+    # effect and then "crashes" before the ack, so every event is delivered twice.
+    first_attempts: set[str] = set()
+
+    async def on_event(event):
+        async def effect(conn):
+            await conn.execute("INSERT INTO effects VALUES ($1, $2)", event.data.run_uuid, event.id)
+
+        await process_once(pool, "billing", event.id, effect)
+        if event.id not in first_attempts:
+            first_attempts.add(event.id)
+            raise ConnectionError("crashed before ack")
+
+    broker = make_broker(bus_settings)
+    subscribe_events(broker, subjects, durable="billing", event_types=["run.*"], handler=on_event)
+    async with running(broker):
+        await wait_for(
+            lambda: pool.fetchval("SELECT count(*) = 20 FROM inbox"), message="all processed"
+        )
+        await wait_for(lambda: len(first_attempts) == 20, message="first attempts")
+        await asyncio.sleep(1.5)  # the redeliveries (nak delay ~1s) arrive and are skipped
+    rows = await pool.fetch("SELECT event_id, count(*) AS n FROM effects GROUP BY event_id")
+    assert {r["event_id"] for r in rows} == {e.id for e in events}
+    assert {r["n"] for r in rows} == {1}
+
+
+async def test_relay_is_woken_by_notify_at_commit(pool, bus_settings, nats_client):
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    relay = OutboxRelay(pool, js, poll_interval=120)  # polling alone would take minutes
+    task = asyncio.create_task(relay.run())
+    try:
+        await asyncio.sleep(0.3)  # let it LISTEN and find the outbox empty
+        await enqueue_events(pool, subjects, 1)
+        stream = subjects.stream_name(StreamKind.EVENTS)
+        await wait_for(lambda: stream_count(js, stream), timeout=5, message="relayed")
+
+        async def marked():
+            return await pending(pool) == 0
+
+        await wait_for(marked, timeout=5, message="marked")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+class CountingJetStream:
+    def __init__(self, js):
+        self.js = js
+        self.calls = 0
+
+    async def publish(self, *args, **kwargs):
+        self.calls += 1
+        await asyncio.sleep(0)  # let the other relay run in between
+        return await self.js.publish(*args, **kwargs)
+
+
+async def test_two_relays_share_the_outbox_without_publishing_twice(
+    pool, bus_settings, nats_client
+):
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    await enqueue_events(pool, subjects, 300)
+    a, b = CountingJetStream(js), CountingJetStream(js)
+    done = await asyncio.gather(
+        OutboxRelay(pool, a, batch_size=20).drain(), OutboxRelay(pool, b, batch_size=20).drain()
+    )
+    assert sum(done) == 300
+    assert a.calls + b.calls == 300, "a row was published by both relays"
+    assert a.calls > 0 and b.calls > 0
+    assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 300
