@@ -52,7 +52,9 @@ async def publish_all(js, subjects: Subjects, events) -> float:
 
 
 async def consume_raw(js, subjects: Subjects) -> float:
-    sub = await js.pull_subscribe(subjects.events(), durable="raw", stream=subjects.stream_name(StreamKind.EVENTS))
+    sub = await js.pull_subscribe(
+        subjects.events(), durable="raw", stream=subjects.stream_name(StreamKind.EVENTS)
+    )
     started = time.perf_counter()
     seen = 0
     while seen < N:
@@ -74,7 +76,11 @@ async def consume_axonal(settings: BusSettings) -> float:
 
     broker = make_broker(settings, "bench")
     subscribe_events(
-        broker, settings.subjects, durable="axonal", event_types=["run.*"], handler=handler,
+        broker,
+        settings.subjects,
+        durable="axonal",
+        event_types=["run.*"],
+        handler=handler,
         batch_size=100,
     )
     started = time.perf_counter()
@@ -122,7 +128,9 @@ async def run(nats_url: str, database_url: str) -> None:
     await pool.close()
 
     print("publish")
-    print(f"  {'raw JetStream publish, 256 in flight':<44} {raw_publish:>10,.0f} msg/s   (reference)")
+    print(
+        f"  {'raw JetStream publish, 256 in flight':<44} {raw_publish:>10,.0f} msg/s   (reference)"
+    )
     row("outbox relay (claim, publish, mark)", rate(N, finished - enqueued), raw_publish)
     row("outbox enqueue + relay, end to end", rate(N, finished - started), raw_publish)
 

@@ -17,8 +17,9 @@ from typing import Any, Generic, TypeVar
 import structlog
 from axonal_events import CATALOG, CloudEvent, EventData, EventDecodeError, StreamKind, Subjects
 from faststream import AckPolicy
-from faststream.nats import ConsumerConfig, JStream, NatsBroker, NatsRouter, PullSub
-from faststream.nats.annotations import JsClient, NatsMessage
+from faststream.nats import ConsumerConfig, JStream, NatsBroker, NatsMessage, PullSub
+
+from axonal_bus.broker import jetstream
 
 from axonal_bus.dlq import Origin, dead_letter
 from axonal_bus.errors import Permanent
@@ -57,16 +58,16 @@ class ConsumerSpec(Generic[T]):
 
 
 def subscribe(
-    registrar: NatsBroker | NatsRouter,
+    broker: NatsBroker,
     subjects: Subjects,
     spec: ConsumerSpec[T],
     handler: Handler[T],
     *,
     inbox_prefix: str | None = None,
 ) -> Any:
-    """Register ``handler`` behind ``spec`` on a broker or router; returns the subscriber."""
+    """Register ``handler`` behind ``spec`` on ``broker``; returns the subscriber."""
     filters = list(spec.filter_subjects)
-    subscriber = registrar.subscriber(
+    subscriber = broker.subscriber(
         filters[0] if len(filters) == 1 else "",
         stream=JStream(subjects.stream_name(spec.stream), declare=False),
         durable=spec.durable,
@@ -82,14 +83,18 @@ def subscribe(
         title=spec.durable,
     )
 
-    async def consume(msg: NatsMessage, js: JsClient) -> None:
+    # No injected parameters: FastDepends resolves each one through a worker thread, which
+    # costs more than everything else per message. The message is read from the context
+    # (looked up per call: an application wrapping the broker replaces its context).
+    async def consume() -> None:
+        msg: NatsMessage = broker.context.get_local("message")
         raw = msg.raw_message
         meta = raw.metadata
         delivered = meta.num_delivered
 
         async def give_up(reason: str, error: BaseException) -> None:
             await dead_letter(
-                js,
+                jetstream(broker),
                 subjects,
                 consumer=spec.durable,
                 origin=Origin(raw.subject, meta.stream, meta.sequence.stream),
@@ -125,7 +130,7 @@ def subscribe(
 
 
 def subscribe_events(
-    registrar: NatsBroker | NatsRouter,
+    broker: NatsBroker,
     subjects: Subjects,
     *,
     durable: str,
@@ -143,4 +148,4 @@ def subscribe_events(
         policy=policy or RetryPolicy(),
         **options,
     )
-    return subscribe(registrar, subjects, spec, handler, inbox_prefix=inbox_prefix)
+    return subscribe(broker, subjects, spec, handler, inbox_prefix=inbox_prefix)

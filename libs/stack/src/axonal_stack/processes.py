@@ -8,7 +8,7 @@ import signal
 from collections.abc import Iterable
 from pathlib import Path
 
-import psutil
+import psutil  # type: ignore[import-untyped,unused-ignore]
 
 from axonal_stack.state import ProcessRef
 

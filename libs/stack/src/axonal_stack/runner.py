@@ -88,7 +88,7 @@ class ServiceRunner:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=self.env,
-                start_new_session=True,  # Ctrl-C reaches the supervisor only, which stops us in order
+                start_new_session=True,  # Ctrl-C reaches only the supervisor, which stops us
                 preexec_fn=_parent_death_signal(),  # no orphan if the supervisor is killed
             )
         self.state = self.state.model_copy(update={"process": ref_for(proc.pid)})

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -31,7 +32,7 @@ from axonal_stack.health import check_service
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.nats_server import NatsServer
 from axonal_stack.policy import choose_port
-from axonal_stack.ports import free_port, port_is_free
+from axonal_stack.ports import free_port
 from axonal_stack.postgres_server import PostgresServer, _parent_death_signal
 from axonal_stack.process import ServerProcess, _tail
 from axonal_stack.processes import ref_for
@@ -50,6 +51,21 @@ class StartupError(RuntimeError):
 
 class _Interrupted(Exception):
     """A stop was requested while starting."""
+
+
+def can_listen(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether a server could listen on ``host:port`` now.
+
+    Binds with ``SO_REUSEADDR`` like nats-server and PostgreSQL do, so connections of the
+    previous run lingering in TIME_WAIT do not push a restarted stack onto another port.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 class _Nats(NatsServer):
@@ -161,7 +177,7 @@ class Supervisor:
     def _port(self, recorded: int | None, preferred: int) -> int:
         host = self.settings.host
         return choose_port(
-            recorded, preferred, lambda p: port_is_free(p, host), lambda: free_port(None, host)
+            recorded, preferred, lambda p: can_listen(p, host), lambda: free_port(None, host)
         )
 
     def _run_server(self, server: ServerProcess, timeout: float) -> None:
@@ -182,6 +198,7 @@ class Supervisor:
             port=port,
             sync_interval=self.settings.sync_interval,
         )
+        nats.port = port  # its own free-port check refuses ports still in TIME_WAIT
         self._run_server(nats, timeout=30)
         assert nats.pid is not None
         self.state = self.state.model_copy(
@@ -200,6 +217,7 @@ class Supervisor:
             durable=self.settings.postgres_durable,
             die_with_parent=True,  # started from the main thread, which lives as long as we do
         )
+        postgres.port = port  # as for NATS: a port in TIME_WAIT is fine to listen on
         self._run_server(postgres, timeout=120)
         assert postgres.pid is not None
         self.state = self.state.model_copy(

@@ -1,0 +1,117 @@
+"""The ``axonal`` command line.
+
+Core commands live here; other packages add theirs through the ``axonal.cli`` entry points,
+each a ``register(app: typer.Typer)`` function (``axonal-stack`` adds ``up``, ``down`` and
+``status``). A plugin that fails to load is reported, and the other commands still work.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, entry_points
+from importlib.metadata import version as dist_version
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+__all__ = ["PLUGIN_GROUP", "app", "console", "err_console", "fail", "load_plugins", "main"]
+
+PLUGIN_GROUP = "axonal.cli"
+#: Commands the embedded stack provides, and what to say when it is not installed.
+_STACK_COMMANDS = {
+    "up": "Start the local Axonal stack.",
+    "down": "Stop the local Axonal stack.",
+    "status": "Show the health of the local Axonal stack.",
+}
+
+console = Console()
+err_console = Console(stderr=True)
+app = typer.Typer(
+    name="axonal",
+    help="Axonal: ML orchestration and tracking, LLM observability and evaluation.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+_loaded: list[str] = []
+
+
+def fail(message: str, hint: str | None = None, code: int = 1) -> NoReturn:
+    """Print ``message`` (and a hint, Rich markup allowed) on stderr and exit with ``code``."""
+    err_console.print(f"[bold red]Error:[/] {escape(message)}")
+    if hint:
+        err_console.print(f"[bold]Hint:[/] {hint}")
+    raise typer.Exit(code)
+
+
+def _version(distribution: str) -> str:
+    try:
+        return dist_version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@app.command()
+def version() -> None:
+    """Show the version of Axonal and of its installed plugins."""
+    console.print(f"axonal [bold]{_version('axonal')}[/]")
+    for ep in entry_points(group=PLUGIN_GROUP):
+        dist = ep.dist.name if ep.dist else ep.module
+        console.print(f"  plugin [cyan]{ep.name}[/]: {dist} {_version(dist)}")
+
+
+def _command_names(target: typer.Typer) -> set[str]:
+    names = set()
+    for info in target.registered_commands:
+        if info.name:
+            names.add(info.name)
+        elif info.callback is not None:
+            names.add(info.callback.__name__.replace("_", "-"))
+    return names
+
+
+def _not_installed(target: typer.Typer, name: str, help_text: str) -> None:
+    def command(ctx: typer.Context) -> None:
+        fail(
+            f"`axonal {name}` needs the embedded stack, which is not installed",
+            hint="install it: [cyan]pip install axonal-stack[/] (or [cyan]uv add axonal-stack[/])",
+        )
+
+    command.__name__ = name
+    target.command(
+        name,
+        help=f"{help_text} (needs axonal-stack)",
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    )(command)
+
+
+def load_plugins(target: typer.Typer = app) -> list[str]:
+    """Call ``register(target)`` of every ``axonal.cli`` entry point, once; return their names."""
+    if _loaded:
+        return list(_loaded)
+    for ep in entry_points(group=PLUGIN_GROUP):
+        try:
+            ep.load()(target)
+        except Exception as exc:  # noqa: BLE001 - one broken plugin must not break the CLI
+            err_console.print(
+                f"[yellow]Warning:[/] the {escape(ep.name)} plugin ({escape(ep.value)}) "
+                f"failed to load: {escape(str(exc))}"
+            )
+            continue
+        _loaded.append(ep.name)
+    present = _command_names(target)
+    for name, help_text in _STACK_COMMANDS.items():
+        if name not in present:
+            _not_installed(target, name, help_text)
+    return list(_loaded)
+
+
+def main() -> None:
+    """Console-script entry point: load plugins, then run the command line."""
+    load_plugins()
+    app(prog_name="axonal")
+
+
+if __name__ == "__main__":
+    main()
