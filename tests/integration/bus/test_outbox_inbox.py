@@ -5,6 +5,7 @@ import uuid
 
 import pytest
 import pytest_asyncio
+
 from axonal_bus.consumer import subscribe_events
 from axonal_bus.inbox import process_once
 from axonal_bus.outbox import OutboxRelay, enqueue

@@ -1,6 +1,7 @@
+from nats.js.api import RetentionPolicy
+
 from axonal_bus.provision import provision
 from axonal_events import StreamKind
-from nats.js.api import RetentionPolicy
 
 
 async def test_provisioning_is_idempotent(nats_client, subjects):

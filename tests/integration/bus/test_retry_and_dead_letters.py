@@ -5,6 +5,8 @@ import json
 import time
 
 import pytest
+from nats.js.api import ConsumerConfig
+
 from axonal_bus.consumer import subscribe_events
 from axonal_bus.dlq import DLQ_HEADERS
 from axonal_bus.dlq_relay import register_dlq_relay
@@ -15,7 +17,6 @@ from axonal_events import RunStatus, StreamKind
 from axonal_testing.bus import make_broker, read_stream, running, stream_count
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
-from nats.js.api import ConsumerConfig
 
 FAST = RetryPolicy(max_deliver=4, base_delay=0.2, max_delay=2.0, jitter=0.0)
 

@@ -3,11 +3,12 @@
 import time
 
 import pytest
+from pydantic import BaseModel
+
 from axonal_bus import rpc
 from axonal_bus.errors import NoRespondersError, Permanent, RemoteError, RpcTimeoutError
 from axonal_bus.ping import ping, serve_ping
 from axonal_testing.bus import make_broker, running
-from pydantic import BaseModel
 
 
 class Add(BaseModel):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+
 from axonal_db import (
     InvalidMigrationError,
     MigrationChecksumError,

@@ -2,6 +2,7 @@
 
 import asyncpg
 import pytest
+
 from axonal_db import connect, create_pool, transaction
 
 

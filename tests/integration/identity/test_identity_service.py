@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 import pytest_asyncio
+
 from axonal_bus import rpc
 from axonal_bus.errors import AxonalError, RemoteError
 from axonal_bus.outbox import event_headers

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+
 from axonal_stack.postgres_server import SYSTEM_USER, PostgresServer, postgres_bin
 
 

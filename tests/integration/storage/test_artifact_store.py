@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from axonal_storage import (
     ArtifactNotFoundError,
     ArtifactStore,

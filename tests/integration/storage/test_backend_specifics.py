@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from axonal_storage import InvalidKeyError, LocalArtifactStore, S3ArtifactStore, StorageError
 from axonal_testing.s3 import S3Server
 

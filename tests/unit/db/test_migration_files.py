@@ -5,6 +5,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+
 from axonal_db import InvalidMigrationError, MigrationChecksumError, MigrationSource
 from axonal_db.migrations import checksum, load_source, parse_filename
 

@@ -3,6 +3,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
+
 from axonal_events import (
     CATALOG,
     DataValidationError,

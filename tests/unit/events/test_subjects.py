@@ -1,4 +1,5 @@
 import pytest
+
 from axonal_events import Retention, StreamKind, Subjects
 
 S = Subjects()

@@ -1,6 +1,7 @@
 """Artifact key and prefix validation."""
 
 import pytest
+
 from axonal_storage import InvalidKeyError, validate_key, validate_prefix
 
 

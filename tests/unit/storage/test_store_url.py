@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+
 from axonal_storage import (
     InvalidStoreURLError,
     LocalArtifactStore,

@@ -15,15 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import structlog
-from axonal_events import CATALOG, CloudEvent, EventData, EventDecodeError, StreamKind, Subjects
 from faststream import AckPolicy
 from faststream.nats import ConsumerConfig, JStream, NatsBroker, NatsMessage, PullSub
 
 from axonal_bus.broker import jetstream
-
 from axonal_bus.dlq import Origin, dead_letter
 from axonal_bus.errors import Permanent
 from axonal_bus.retry import RetryPolicy
+from axonal_events import CATALOG, CloudEvent, EventData, EventDecodeError, StreamKind, Subjects
 
 __all__ = ["ConsumerSpec", "Handler", "subscribe", "subscribe_events"]
 

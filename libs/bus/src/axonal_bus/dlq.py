@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import structlog
-from axonal_events import StreamKind, Subjects
 from nats.js import JetStreamContext
 from nats.js.errors import NotFoundError
+
+from axonal_events import StreamKind, Subjects
 
 __all__ = ["DLQ_HEADERS", "Origin", "dead_letter", "relay_advisory"]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from axonal_events import StreamKind, Subjects
 from faststream.nats import NatsBroker
 
 from axonal_bus.broker import jetstream
 from axonal_bus.consumer import ConsumerSpec, subscribe
 from axonal_bus.dlq import relay_advisory
 from axonal_bus.retry import RetryPolicy
+from axonal_events import StreamKind, Subjects
 
 __all__ = ["DLQ_RELAY_DURABLE", "register_dlq_relay"]
 

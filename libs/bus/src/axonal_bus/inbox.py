@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 import asyncpg
+
 from axonal_db import Connection, transaction
 
 __all__ = ["claim", "process_once", "prune_inbox"]

@@ -17,11 +17,11 @@ from typing import Any
 
 import asyncpg
 import structlog
-from axonal_db import Connection, transaction
-from axonal_events import CloudEvent, EventData, Subjects
 from nats.js import JetStreamContext
 
 from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
+from axonal_db import Connection, transaction
+from axonal_events import CloudEvent, EventData, Subjects
 
 __all__ = ["OutboxRelay", "enqueue", "event_headers"]
 

@@ -14,7 +14,6 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from axonal_events import PingReply, PingRequest, Subjects
 from faststream.nats import NatsBroker, NatsRouter
 from nats.aio.client import Client
 
@@ -22,6 +21,7 @@ from axonal_bus import rpc
 from axonal_bus.broker import connect_nats
 from axonal_bus.errors import AxonalError
 from axonal_bus.settings import BusSettings
+from axonal_events import PingReply, PingRequest, Subjects
 
 __all__ = ["Checks", "ping", "serve_ping"]
 

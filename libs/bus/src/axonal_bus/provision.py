@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from axonal_events import Retention, StreamSpec, Subjects
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
 from nats.js.errors import NotFoundError
 
 from axonal_bus.broker import connect_nats
 from axonal_bus.settings import BusSettings
+from axonal_events import Retention, StreamSpec, Subjects
 
 __all__ = ["ProvisionResult", "provision", "stream_config"]
 

@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 
 import nats.errors
 import structlog
-from axonal_events import RpcError, RpcOk
 from faststream.nats import NatsBroker, NatsRouter
 from faststream.nats.annotations import NatsMessage
 from nats.aio.client import Client
 from pydantic import BaseModel, ValidationError
 
 from axonal_bus.errors import NoRespondersError, Permanent, RemoteError, RpcTimeoutError
+from axonal_events import RpcError, RpcOk
 
 __all__ = ["request", "serve"]
 

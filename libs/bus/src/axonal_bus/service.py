@@ -18,8 +18,6 @@ from typing import Any
 
 import asyncpg
 import structlog
-from axonal_db import MigrationSource, create_pool, migrate
-from axonal_events import Subjects
 from faststream import ContextRepo, FastStream
 from faststream.nats import NatsBroker
 
@@ -30,6 +28,8 @@ from axonal_bus.outbox import OutboxRelay
 from axonal_bus.ping import serve_ping
 from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_bus.settings import BusSettings
+from axonal_db import MigrationSource, create_pool, migrate
+from axonal_events import Subjects
 
 __all__ = ["ServiceContext", "ServiceDefinition", "ServiceSettings", "build_app"]
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from axonal_events import DEFAULT_NAMESPACE, Subjects
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from axonal_events import DEFAULT_NAMESPACE, Subjects
 
 __all__ = ["BusSettings"]
 

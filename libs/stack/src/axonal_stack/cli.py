@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from axonal.cli import console, err_console, fail
 from pydantic import ValidationError
 from rich.markup import escape
 from rich.table import Table
 
+from axonal.cli import console, err_console, fail
 from axonal_stack.control import StackError
 from axonal_stack.settings import StackSettings
 

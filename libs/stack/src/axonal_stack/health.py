@@ -6,14 +6,14 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Literal
 
+from nats.aio.client import Client
+from pydantic import BaseModel, Field
+
 from axonal_bus.broker import connect_nats
 from axonal_bus.errors import RpcError
 from axonal_bus.ping import ping
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
-from nats.aio.client import Client
-from pydantic import BaseModel, Field
-
 from axonal_stack.state import StackState
 
 __all__ = ["ServiceHealth", "StackStatus", "check_service", "connect", "stack_status"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from axonal_events import DEFAULT_NAMESPACE
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from axonal_events import DEFAULT_NAMESPACE
 
 __all__ = ["DATABASE_NAME", "StackPaths", "StackSettings"]
 

@@ -20,13 +20,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from nats.aio.client import Client
+
 from axonal_bus.broker import connect_nats
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
 from axonal_db import connect as pg_connect
 from axonal_events import Subjects
-from nats.aio.client import Client
-
 from axonal_stack.discovery import ServiceEntry, discover_services
 from axonal_stack.health import check_service
 from axonal_stack.lock import StackLock, StackRunningError

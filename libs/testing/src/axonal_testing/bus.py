@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from axonal_bus.broker import create_broker
-from axonal_bus.settings import BusSettings
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from nats.js.errors import NotFoundError
+
+from axonal_bus.broker import create_broker
+from axonal_bus.settings import BusSettings
 
 __all__ = ["make_broker", "read_stream", "running", "stream_count"]
 

@@ -12,12 +12,13 @@ from pathlib import Path
 import nats
 import pytest
 import pytest_asyncio
+from nats.aio.client import Client
+from nats.js.errors import NotFoundError
+
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
 from axonal_stack.nats_server import NatsServer
-from nats.aio.client import Client
-from nats.js.errors import NotFoundError
 
 __all__ = ["NatsEndpoint", "bus_settings", "namespace", "nats_client", "nats_server", "subjects"]
 

@@ -21,6 +21,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import asyncpg  # type: ignore[import-untyped,unused-ignore]
 import pytest
 import pytest_asyncio
+
 from axonal_db import connect, create_pool
 from axonal_stack.postgres_server import PostgresServer
 

@@ -3,7 +3,6 @@
 import asyncio
 
 from axonal_bus.service import build_app
-
 from axonal_identity.app import DEFINITION
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-
 from axonal_identity import handlers, rpc
 
 __all__ = ["DEFINITION"]

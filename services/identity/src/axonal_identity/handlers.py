@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from axonal_bus.consumer import ConsumerSpec, subscribe
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import CloudEvent
-from pydantic import ValidationError
-
 from axonal_identity import store
 
 __all__ = ["decode_envelope", "register"]

@@ -9,7 +9,6 @@ from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import new_event
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
-
 from axonal_identity import store
 from axonal_identity.domain.projects import InvalidProjectError, new_project
 
