@@ -34,7 +34,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-_loaded: list[str] = []
 
 
 def fail(message: str, hint: str | None = None, code: int = 1) -> NoReturn:
@@ -87,9 +86,11 @@ def _not_installed(target: typer.Typer, name: str, help_text: str) -> None:
 
 
 def load_plugins(target: typer.Typer = app) -> list[str]:
-    """Call ``register(target)`` of every ``axonal.cli`` entry point, once; return their names."""
-    if _loaded:
-        return list(_loaded)
+    """Call ``register(target)`` of every ``axonal.cli`` entry point; return their names.
+
+    Commands of the embedded stack that no plugin provides explain how to install it.
+    """
+    loaded = []
     for ep in entry_points(group=PLUGIN_GROUP):
         try:
             ep.load()(target)
@@ -99,12 +100,12 @@ def load_plugins(target: typer.Typer = app) -> list[str]:
                 f"failed to load: {escape(str(exc))}"
             )
             continue
-        _loaded.append(ep.name)
+        loaded.append(ep.name)
     present = _command_names(target)
     for name, help_text in _STACK_COMMANDS.items():
         if name not in present:
             _not_installed(target, name, help_text)
-    return list(_loaded)
+    return loaded
 
 
 def main() -> None:

@@ -55,7 +55,7 @@ async def read_stream(
     )
     out: list[tuple[str, bytes, dict[str, str]]] = []
     try:
-        pending = (await sub.consumer_info()).num_pending
+        pending = (await sub.consumer_info()).num_pending or 0
         while len(out) < pending:
             for msg in await sub.fetch(min(256, pending - len(out)), timeout=2):
                 out.append((msg.subject, msg.data, dict(msg.headers or {})))

@@ -1,0 +1,120 @@
+"""The whole platform for a test session: ``axonal up --detach`` in a temporary home.
+
+The CLI runs as a subprocess with every ``AXONAL_*`` variable of the test process removed, so
+the stack starts its own NATS and PostgreSQL whatever the developer's shell points at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from axonal_stack.processes import stop_all, strays
+
+__all__ = ["RunningStack", "axonal_cli", "stack", "stack_env", "start_stack", "stop_stack"]
+
+_CLI_TIMEOUT = 180.0
+
+
+def stack_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """This process's environment without ``AXONAL_*``, plus ``AXONAL_HOME=home``."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("AXONAL_")}
+    env["AXONAL_HOME"] = str(home)
+    env.update(extra or {})
+    return env
+
+
+def axonal_cli(
+    *args: str,
+    home: Path,
+    env: Mapping[str, str] | None = None,
+    timeout: float = _CLI_TIMEOUT,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``axonal <args>`` (the console script) for ``home``; never raises on failure."""
+    script = Path(sys.executable).with_name("axonal")
+    argv = [str(script)] if script.exists() else [sys.executable, "-m", "axonal"]
+    return subprocess.run(
+        [*argv, *args],
+        env=stack_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@dataclass
+class RunningStack:
+    """A detached stack: where it is, and its ``axonal status --json`` document."""
+
+    home: Path
+    nats_url: str
+    database_url: str
+    status: dict[str, Any]
+    env: dict[str, str] = field(default_factory=dict)
+    startup_seconds: float = 0.0
+
+    def cli(self, *args: str, timeout: float = _CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
+        return axonal_cli(*args, home=self.home, env=self.env, timeout=timeout)
+
+    def state(self) -> dict[str, Any]:
+        """The supervisor's ``stack.json``."""
+        doc: dict[str, Any] = json.loads((self.home / "stack.json").read_text())
+        return doc
+
+    def refresh(self) -> dict[str, Any]:
+        """Run ``axonal status --json`` again; the new document (also kept in ``status``)."""
+        result = self.cli("status", "--json")
+        self.status = json.loads(result.stdout)
+        return self.status
+
+
+def start_stack(home: Path, env: Mapping[str, str] | None = None) -> RunningStack:
+    """``axonal up --detach`` then ``axonal status --json``; raise with the output on failure."""
+    started = time.monotonic()
+    up = axonal_cli("up", "--detach", home=home, env=env)
+    elapsed = time.monotonic() - started
+    if up.returncode != 0:
+        raise RuntimeError(
+            f"axonal up --detach failed ({up.returncode}):\n{up.stdout}\n{up.stderr}"
+        )
+    handle = RunningStack(home, "", "", {}, dict(env or {}), elapsed)
+    status = handle.refresh()
+    handle.nats_url = status["nats_url"]
+    handle.database_url = status["database_url"]
+    return handle
+
+
+def stop_stack(
+    home: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``axonal down``; whatever still runs for ``home`` afterwards is killed."""
+    result = axonal_cli("down", home=home, env=env)
+    stop_all(strays(home), timeout=10)
+    return result
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
+    """The embedded platform (every installed service) for the session, stopped at the end.
+
+    PostgreSQL runs without fsync here (``AXONAL_POSTGRES_DURABLE=false``): faster, and
+    nothing needs to survive a machine crash.
+    """
+    home = tmp_path_factory.mktemp("stack")
+    env = {"AXONAL_POSTGRES_DURABLE": "false"}
+    try:
+        yield start_stack(home, env)
+    finally:
+        stop_stack(home, env)
+        shutil.rmtree(home, ignore_errors=True)
