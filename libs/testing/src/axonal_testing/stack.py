@@ -27,9 +27,10 @@ _CLI_TIMEOUT = 180.0
 
 
 def stack_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """This process's environment without ``AXONAL_*``, plus ``AXONAL_HOME=home``."""
+    """This process's environment without ``AXONAL_*``, plus ``AXONAL_HOME=home`` and ``extra``."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("AXONAL_")}
     env["AXONAL_HOME"] = str(home)
+    env["COLUMNS"] = "200"  # Rich wraps at 80 columns without a terminal
     env.update(extra or {})
     return env
 

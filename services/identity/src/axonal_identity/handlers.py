@@ -36,6 +36,7 @@ def register(ctx: ServiceContext) -> None:
         filter_subjects=[ctx.subjects.events()],
         decode=decode_envelope,
         batch_size=64,
+        ack_wait=10.0,  # an insert takes milliseconds; a crashed replica's batch returns soon
     )
     subscribe(
         ctx.broker, ctx.subjects, spec, on_event, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name)
