@@ -50,7 +50,7 @@ async def test_killed_service_resumes_without_loss_or_duplicates(
                     event.to_json(),
                     headers=event_headers(event),
                 )
-            await wait_for(lambda: audited(), timeout=30, message="auditing started")
+            await wait_for(audited, timeout=30, message="auditing started")
             first.send_signal(signal.SIGKILL)  # mid-stream: no drain, no acks in flight
             first.wait(10)
             partial = await audited()
