@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import nats
 import psutil
+import pytest
 
 from axonal_bus.rpc import request
 from axonal_events import Subjects
@@ -30,6 +31,8 @@ from axonal_testing.stack import (
     stop_stack,
 )
 from axonal_testing.waiting import wait_for_sync
+
+pytestmark = pytest.mark.slow  # real processes, supervision and restarts
 
 FAST = {"AXONAL_POSTGRES_DURABLE": "false"}
 

@@ -1,8 +1,12 @@
 """Restart backoff and port choice: pure decisions of the supervisor."""
 
+import socket
+
 import pytest
 
 from axonal_stack.policy import Backoff, choose_port
+from axonal_stack.ports import port_is_free
+from axonal_stack.servers import can_listen, pick_port
 
 
 def test_backoff_doubles_per_crash_and_is_capped():
@@ -46,3 +50,20 @@ def test_defaults_restart_quickly_then_back_off_to_half_a_minute():
 )
 def test_choose_port(recorded, preferred, free, expected):
     assert choose_port(recorded, preferred, free.__contains__, lambda: 55555) == expected
+
+
+def test_a_port_in_time_wait_is_reused_but_a_listening_one_is_not():
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers do
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    assert not can_listen(port)
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # the server side closes first: its port enters TIME_WAIT
+    client.close()
+    listener.close()
+    assert not port_is_free(port)  # a plain bind refuses it ...
+    assert can_listen(port)  # ... but a server (SO_REUSEADDR) can listen there again
+    assert pick_port(port, 4222, "127.0.0.1") == port

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 
-import asyncpg  # type: ignore[import-untyped,unused-ignore]
+import asyncpg
 
 from axonal_db.errors import (
     InvalidMigrationError,

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, TypeAlias
 
-import asyncpg  # type: ignore[import-untyped,unused-ignore]
+import asyncpg
 from asyncpg.pool import PoolConnectionProxy  # type: ignore[import-untyped,unused-ignore]
 
 __all__ = ["Connection", "configure_connection", "connect", "create_pool", "quote_schema"]

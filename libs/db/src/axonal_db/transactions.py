@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
 
-import asyncpg  # type: ignore[import-untyped,unused-ignore]
+import asyncpg
 
 from axonal_db.pool import Connection
 

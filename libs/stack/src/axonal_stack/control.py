@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped,unused-ignore]
+import psutil
 
 from axonal_stack.lock import is_locked
 from axonal_stack.processes import find, stop_all, strays

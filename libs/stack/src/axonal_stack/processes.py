@@ -8,7 +8,7 @@ import signal
 from collections.abc import Iterable
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped,unused-ignore]
+import psutil
 
 from axonal_stack.state import ProcessRef
 

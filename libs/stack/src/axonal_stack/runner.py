@@ -64,7 +64,6 @@ class ServiceRunner:
                 await self._terminate(proc)
                 raise
             code = proc.returncode
-            return
             delay = self.backoff.crashed(healthy_for)
             self.state = self.state.model_copy(
                 update={

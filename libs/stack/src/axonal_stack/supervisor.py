@@ -14,7 +14,6 @@ import contextlib
 import logging
 import os
 import signal
-import socket
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -25,18 +24,14 @@ from nats.aio.client import Client
 from axonal_bus.broker import connect_nats
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
-from axonal_db import connect as pg_connect
 from axonal_events import Subjects
 from axonal_stack.discovery import ServiceEntry, discover_services
 from axonal_stack.health import check_service
 from axonal_stack.lock import StackLock, StackRunningError
-from axonal_stack.nats_server import NatsServer
-from axonal_stack.policy import choose_port
-from axonal_stack.ports import free_port
-from axonal_stack.postgres_server import PostgresServer, _parent_death_signal
 from axonal_stack.process import ServerProcess, _tail
 from axonal_stack.processes import ref_for
 from axonal_stack.runner import ServiceRunner
+from axonal_stack.servers import ensure_database, nats_server, postgres_server
 from axonal_stack.settings import DATABASE_NAME, StackSettings
 from axonal_stack.state import Phase, StackState, read_state, write_state
 
@@ -51,28 +46,6 @@ class StartupError(RuntimeError):
 
 class _Interrupted(Exception):
     """A stop was requested while starting."""
-
-
-def can_listen(port: int, host: str = "127.0.0.1") -> bool:
-    """Whether a server could listen on ``host:port`` now.
-
-    Binds with ``SO_REUSEADDR`` like nats-server and PostgreSQL do, so connections of the
-    previous run lingering in TIME_WAIT do not push a restarted stack onto another port.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-class _Nats(NatsServer):
-    """``nats-server`` that exits with the supervisor, even when the supervisor is killed."""
-
-    def popen_kwargs(self) -> dict[str, object]:
-        return {"preexec_fn": _parent_death_signal()}
 
 
 class Supervisor:
@@ -174,12 +147,6 @@ class Supervisor:
         self._start_services()
         await self._wait_healthy()
 
-    def _port(self, recorded: int | None, preferred: int) -> int:
-        host = self.settings.host
-        return choose_port(
-            recorded, preferred, lambda p: can_listen(p, host), lambda: free_port(None, host)
-        )
-
     def _run_server(self, server: ServerProcess, timeout: float) -> None:
         try:
             server.start(timeout=timeout)
@@ -191,14 +158,7 @@ class Supervisor:
         if self.settings.nats_url:
             self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
             return
-        port = self._port(self.state.nats_port, self.settings.nats_port)
-        nats = _Nats(
-            self.paths.nats,
-            host=self.settings.host,
-            port=port,
-            sync_interval=self.settings.sync_interval,
-        )
-        nats.port = port  # its own free-port check refuses ports still in TIME_WAIT
+        nats = nats_server(self.settings, self.state.nats_port)
         self._run_server(nats, timeout=30)
         assert nats.pid is not None
         self.state = self.state.model_copy(
@@ -209,15 +169,7 @@ class Supervisor:
         if self.settings.database_url:
             self.state = self.state.model_copy(update={"database_url": self.settings.database_url})
             return
-        port = self._port(self.state.postgres_port, self.settings.postgres_port)
-        postgres = PostgresServer(
-            self.paths.postgres,
-            host=self.settings.host,
-            port=port,
-            durable=self.settings.postgres_durable,
-            die_with_parent=True,  # started from the main thread, which lives as long as we do
-        )
-        postgres.port = port  # as for NATS: a port in TIME_WAIT is fine to listen on
+        postgres = postgres_server(self.settings, self.state.postgres_port)
         self._run_server(postgres, timeout=120)
         assert postgres.pid is not None
         self.state = self.state.model_copy(
@@ -227,16 +179,10 @@ class Supervisor:
                 "postgres": ref_for(postgres.pid),
             }
         )
-        conn = await pg_connect(postgres.url)
         try:
-            exists = await conn.fetchval(
-                "SELECT 1 FROM pg_database WHERE datname = $1", DATABASE_NAME
-            )
-            if not exists:
-                await conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
-                log.info("created database %s", DATABASE_NAME)
-        finally:
-            await conn.close()
+            await ensure_database(postgres, DATABASE_NAME)
+        except Exception as exc:
+            raise StartupError(f"cannot create the {DATABASE_NAME} database: {exc}") from exc
 
     async def _provision(self) -> None:
         assert self.state.nats_url is not None
@@ -320,7 +266,7 @@ class Supervisor:
             log.info("stopping %s", server.name)
             server.stop(timeout=self.settings.stop_timeout)
         self._servers = []
-        self.state = self.state.stopped(failure)
+        self.state = self.state.stopped(failure.split("\n", 1)[0])  # the log has the rest
         if failure:
             self.state = self.state.model_copy(update={"phase": "failed"})
         write_state(self.paths.state, self.state)

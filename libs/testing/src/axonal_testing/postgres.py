@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote, urlsplit, urlunsplit
 
-import asyncpg  # type: ignore[import-untyped,unused-ignore]
+import asyncpg
 import pytest
 import pytest_asyncio
 

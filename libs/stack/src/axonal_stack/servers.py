@@ -1,0 +1,81 @@
+"""The stack's own NATS and PostgreSQL: ports, process options, the shared database."""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+from axonal_db import connect
+from axonal_stack.nats_server import NatsServer
+from axonal_stack.policy import choose_port
+from axonal_stack.ports import free_port
+from axonal_stack.postgres_server import PostgresServer, _parent_death_signal
+from axonal_stack.settings import StackSettings
+
+__all__ = ["can_listen", "ensure_database", "nats_server", "pick_port", "postgres_server"]
+
+log = logging.getLogger("axonal_stack")
+
+
+def can_listen(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether a server could listen on ``host:port`` now.
+
+    Binds with ``SO_REUSEADDR`` like nats-server and PostgreSQL do, so connections of the
+    previous run lingering in TIME_WAIT do not push a restarted stack onto another port.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def pick_port(recorded: int | None, preferred: int, host: str) -> int:
+    """The recorded port if free, else the preferred one if free, else any free port."""
+    return choose_port(
+        recorded, preferred, lambda p: can_listen(p, host), lambda: free_port(None, host)
+    )
+
+
+class _Nats(NatsServer):
+    """``nats-server`` that exits with the supervisor, even when the supervisor is killed."""
+
+    def popen_kwargs(self) -> dict[str, object]:
+        return {"preexec_fn": _parent_death_signal()}
+
+
+def nats_server(settings: StackSettings, recorded_port: int | None) -> NatsServer:
+    """NATS under ``home/nats`` (not started)."""
+    port = pick_port(recorded_port, settings.nats_port, settings.host)
+    server = _Nats(
+        settings.paths.nats, host=settings.host, port=port, sync_interval=settings.sync_interval
+    )
+    server.port = port  # its own free-port check refuses ports still in TIME_WAIT
+    return server
+
+
+def postgres_server(settings: StackSettings, recorded_port: int | None) -> PostgresServer:
+    """PostgreSQL under ``home/postgres`` (not started); start it from the main thread."""
+    port = pick_port(recorded_port, settings.postgres_port, settings.host)
+    server = PostgresServer(
+        settings.paths.postgres,
+        host=settings.host,
+        port=port,
+        durable=settings.postgres_durable,
+        die_with_parent=True,  # the main thread lives as long as the supervisor
+    )
+    server.port = port  # as for NATS: a port in TIME_WAIT is fine to listen on
+    return server
+
+
+async def ensure_database(server: PostgresServer, name: str) -> None:
+    """Create database ``name`` unless it exists (its data survives restarts)."""
+    conn = await connect(server.url)
+    try:
+        if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await conn.execute(f'CREATE DATABASE "{name}"')
+            log.info("created database %s", name)
+    finally:
+        await conn.close()
