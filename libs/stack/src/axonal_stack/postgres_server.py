@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import hashlib
 import os
 import pwd
@@ -11,16 +10,15 @@ import signal
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from urllib.parse import quote
 
 from axonal_stack.ports import free_port
-from axonal_stack.process import ServerProcess, ServerStartError
+from axonal_stack.process import ServerProcess, ServerStartError, parent_death_signal
 
 __all__ = ["PostgresServer", "postgres_bin"]
 
@@ -44,22 +42,6 @@ def _embedded() -> tuple[ModuleType, ModuleType]:
 def postgres_bin(name: str) -> Path:
     """Path of a PostgreSQL executable (``postgres``, ``initdb``...) shipped in the wheel."""
     return Path(_embedded()[0].POSTGRES_BIN_PATH) / name
-
-
-def _parent_death_signal() -> Callable[[], None] | None:
-    """A ``preexec_fn`` asking Linux to send SIGINT when the parent thread exits, if available.
-
-    Resolved in the parent so the forked child only makes one plain C call.
-    """
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    pr_set_pdeathsig = 1
-
-    def arm() -> None:
-        prctl(pr_set_pdeathsig, signal.SIGINT)
-
-    return arm
 
 
 def _system_user() -> pwd.struct_passwd | None:
@@ -197,7 +179,7 @@ class PostgresServer(ServerProcess):
             kwargs |= {"user": self._user.pw_uid, "group": self._user.pw_gid, "extra_groups": []}
         if self.die_with_parent:
             # Runs after the switch of user (which would clear the setting), just before exec.
-            kwargs["preexec_fn"] = _parent_death_signal()
+            kwargs["preexec_fn"] = parent_death_signal()
         return kwargs
 
     def stop(self, timeout: float = 15.0) -> None:

@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-__all__ = ["ServerProcess", "ServerStartError", "stop_pid"]
+__all__ = ["ServerProcess", "ServerStartError", "log_tail", "parent_death_signal", "stop_pid"]
 
 
 class ServerStartError(RuntimeError):
     """A server did not become ready; the message carries the tail of its log."""
 
 
-def _tail(path: Path, lines: int = 20) -> str:
+def parent_death_signal() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to send SIGINT when the parent thread exits, if available.
+
+    Resolved in the parent so the forked child only makes one plain C call.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    pr_set_pdeathsig = 1
+
+    def arm() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGINT)
+
+    return arm
+
+
+def log_tail(path: Path, lines: int = 20) -> str:
+    """The last ``lines`` lines of a log file, for error messages."""
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
     except OSError:
@@ -91,14 +111,14 @@ class ServerProcess(ABC):
             if self.process.poll() is not None:
                 code = self.process.returncode
                 raise ServerStartError(
-                    f"{self.name} exited with code {code}:\n{_tail(self.log_path)}"
+                    f"{self.name} exited with code {code}:\n{log_tail(self.log_path)}"
                 )
             if self.is_ready():
                 return
             time.sleep(0.05)
         self.stop()
         raise ServerStartError(
-            f"{self.name} not ready after {timeout:.0f}s:\n{_tail(self.log_path)}"
+            f"{self.name} not ready after {timeout:.0f}s:\n{log_tail(self.log_path)}"
         )
 
     def stop(self, timeout: float = 15.0) -> None:

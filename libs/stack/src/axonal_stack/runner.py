@@ -13,7 +13,7 @@ from pathlib import Path
 
 from axonal_stack.discovery import ServiceEntry
 from axonal_stack.policy import Backoff
-from axonal_stack.postgres_server import _parent_death_signal
+from axonal_stack.process import parent_death_signal
 from axonal_stack.processes import ref_for
 from axonal_stack.state import ServiceState
 
@@ -89,7 +89,7 @@ class ServiceRunner:
                 stderr=subprocess.STDOUT,
                 env=self.env,
                 start_new_session=True,  # Ctrl-C reaches only the supervisor, which stops us
-                preexec_fn=_parent_death_signal(),  # no orphan if the supervisor is killed
+                preexec_fn=parent_death_signal(),  # no orphan if the supervisor is killed
             )
         self.state = self.state.model_copy(update={"process": ref_for(proc.pid)})
         self.on_change()

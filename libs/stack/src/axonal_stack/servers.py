@@ -9,7 +9,8 @@ from axonal_db import connect
 from axonal_stack.nats_server import NatsServer
 from axonal_stack.policy import choose_port
 from axonal_stack.ports import free_port
-from axonal_stack.postgres_server import PostgresServer, _parent_death_signal
+from axonal_stack.postgres_server import PostgresServer
+from axonal_stack.process import parent_death_signal
 from axonal_stack.settings import StackSettings
 
 __all__ = ["can_listen", "ensure_database", "nats_server", "pick_port", "postgres_server"]
@@ -43,7 +44,7 @@ class _Nats(NatsServer):
     """``nats-server`` that exits with the supervisor, even when the supervisor is killed."""
 
     def popen_kwargs(self) -> dict[str, object]:
-        return {"preexec_fn": _parent_death_signal()}
+        return {"preexec_fn": parent_death_signal()}
 
 
 def nats_server(settings: StackSettings, recorded_port: int | None) -> NatsServer:

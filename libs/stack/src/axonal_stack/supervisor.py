@@ -28,7 +28,7 @@ from axonal_events import Subjects
 from axonal_stack.discovery import ServiceEntry, discover_services
 from axonal_stack.health import check_service
 from axonal_stack.lock import StackLock, StackRunningError
-from axonal_stack.process import ServerProcess, _tail
+from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
 from axonal_stack.runner import ServiceRunner
 from axonal_stack.servers import ensure_database, nats_server, postgres_server
@@ -246,7 +246,7 @@ class Supervisor:
             raise _Interrupted
         late = [r for r in self._runners.values() if not r.healthy.is_set()]
         if late:
-            report = "\n".join(f"--- {r.log_path}\n{_tail(r.log_path)}" for r in late)
+            report = "\n".join(f"--- {r.log_path}\n{log_tail(r.log_path)}" for r in late)
             names = ", ".join(r.entry.name for r in late)
             raise StartupError(
                 f"not healthy after {self.settings.startup_timeout:g}s: {names}\n{report}"
