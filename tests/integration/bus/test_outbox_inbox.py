@@ -2,11 +2,13 @@
 
 import asyncio
 import uuid
+from datetime import timedelta
 
 import pytest
 import pytest_asyncio
 
 from axonal_bus.consumer import subscribe_events
+from axonal_bus.housekeeping import prune_inbox, prune_outbox
 from axonal_bus.inbox import process_once
 from axonal_bus.outbox import OutboxRelay, enqueue
 from axonal_bus.schema import BUS_MIGRATIONS
@@ -151,3 +153,23 @@ async def test_two_relays_share_the_outbox_without_publishing_twice(
     assert a.calls > 0
     assert b.calls > 0
     assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 300
+
+
+async def test_housekeeping_prunes_only_old_published_and_processed_rows(pool, bus_settings):
+    subjects = bus_settings.subjects
+    await enqueue_events(pool, subjects, 3)
+    await pool.execute(
+        "UPDATE outbox SET published_at = now() - interval '2 days' "
+        "WHERE id = (SELECT min(id) FROM outbox)"
+    )
+    await pool.execute(
+        "UPDATE outbox SET published_at = now() WHERE id = (SELECT max(id) FROM outbox)"
+    )
+    await pool.execute(
+        "INSERT INTO inbox (consumer, event_id, processed_at) VALUES "
+        "('c', 'old', now() - interval '40 days'), ('c', 'new', now())"
+    )
+    assert await prune_outbox(pool, timedelta(days=1)) == 1
+    assert await prune_inbox(pool, timedelta(days=35)) == 1
+    assert await pool.fetchval("SELECT count(*) FROM outbox") == 2  # one pending, one fresh
+    assert await pool.fetchval("SELECT array_agg(event_id) FROM inbox") == ["new"]

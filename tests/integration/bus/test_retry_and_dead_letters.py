@@ -12,6 +12,7 @@ from axonal_bus.dlq import DLQ_HEADERS
 from axonal_bus.dlq_relay import register_dlq_relay
 from axonal_bus.errors import Permanent, Retryable
 from axonal_bus.outbox import event_headers
+from axonal_bus.provision import provision
 from axonal_bus.retry import RetryPolicy
 from axonal_events import RunStatus, StreamKind
 from axonal_testing.bus import make_broker, read_stream, running, stream_count
@@ -192,3 +193,30 @@ async def test_unacknowledged_message_reaches_dlq_through_the_advisory_relay(
     assert headers[DLQ_HEADERS.DELIVERIES] == "2"
     assert "not acknowledged after 2 deliveries" in headers[DLQ_HEADERS.REASON]
     assert headers[DLQ_HEADERS.ERROR] == "MaxDeliveries"
+
+
+async def test_message_is_kept_while_the_dlq_is_unavailable(bus_settings, nats_client):
+    """Dead-lettering that fails must not drop the message: it is retried later."""
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    dlq = subjects.stream_name(StreamKind.DLQ)
+    await js.delete_stream(dlq)
+    attempts = []
+
+    async def refuses(event):
+        attempts.append(event.id)
+        raise Permanent("cannot be processed")
+
+    broker = make_broker(bus_settings)
+    subscribe_events(
+        broker, subjects, durable="patient", event_types=["run.*"], handler=refuses, policy=FAST
+    )
+    event = run_event()
+    async with running(broker):
+        await js.publish(
+            subjects.event(event.event_type), event.to_json(), headers=event_headers(event)
+        )
+        await wait_for(lambda: len(attempts) >= 2, message="retried while the DLQ is down")
+        await provision(js, subjects)  # the DLQ is back
+        dead = await wait_for(lambda: dead_letters(js, subjects), message="dead letter")
+    assert json.loads(dead[0][1])["id"] == event.id

@@ -92,27 +92,27 @@ def subscribe(
         delivered = meta.num_delivered
 
         async def give_up(reason: str, error: BaseException) -> None:
-            await dead_letter(
-                jetstream(broker),
-                subjects,
-                consumer=spec.durable,
-                origin=Origin(raw.subject, meta.stream, meta.sequence.stream),
-                payload=raw.data,
-                headers=raw.headers,
-                deliveries=delivered,
-                reason=reason,
-                error=type(error).__name__,
-            )
-            await msg.reject()
+            try:
+                await dead_letter(
+                    jetstream(broker),
+                    subjects,
+                    consumer=spec.durable,
+                    origin=Origin(raw.subject, meta.stream, meta.sequence.stream),
+                    payload=raw.data,
+                    headers=raw.headers,
+                    deliveries=delivered,
+                    reason=reason,
+                    error=type(error).__name__,
+                )
+            except Exception as exc:  # noqa: BLE001 - keep the message until the DLQ takes it
+                log.error("message.dead_letter_failed", error=str(exc), reason=reason)
+                await msg.nack(delay=spec.policy.delay(delivered))
+            else:
+                await msg.reject()
 
         try:
-            message = spec.decode(raw.data)
+            await handler(spec.decode(raw.data))
         except (EventDecodeError, Permanent) as exc:
-            await give_up(str(exc), exc)
-            return
-        try:
-            await handler(message)
-        except Permanent as exc:
             await give_up(str(exc), exc)
         except Exception as exc:  # noqa: BLE001 - every other failure is worth a retry
             if spec.policy.exhausted(delivered):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
 from typing import TypeVar
 
 import asyncpg
 
 from axonal_db import Connection, transaction
 
-__all__ = ["claim", "process_once", "prune_inbox"]
+__all__ = ["claim", "process_once"]
 
 T = TypeVar("T")
 
@@ -43,11 +42,3 @@ async def process_once(
         if not await claim(conn, consumer, event_id):
             return False, None
         return True, await effect(conn)
-
-
-async def prune_inbox(pool: asyncpg.Pool, older_than: timedelta) -> int:
-    """Forget processed ids older than the event stream's retention."""
-    status: str = await pool.execute(
-        "DELETE FROM inbox WHERE processed_at < now() - $1::interval", older_than
-    )
-    return int(status.rsplit(maxsplit=1)[-1])

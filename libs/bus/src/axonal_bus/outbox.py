@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from datetime import timedelta
 from typing import Any
 
 import asyncpg
@@ -62,7 +61,6 @@ class OutboxRelay:
         js: JetStream context to publish with.
         batch_size: rows claimed per transaction.
         poll_interval: safety-net poll when no notification arrives.
-        keep_published: published rows are deleted after this long.
     """
 
     def __init__(
@@ -72,13 +70,11 @@ class OutboxRelay:
         *,
         batch_size: int = 256,
         poll_interval: float = 1.0,
-        keep_published: timedelta = timedelta(days=1),
     ) -> None:
         self.pool = pool
         self.js = js
         self.batch_size = batch_size
         self.poll_interval = poll_interval
-        self.keep_published = keep_published
         self._wake = asyncio.Event()
 
     async def relay_once(self) -> int:
@@ -115,11 +111,6 @@ class OutboxRelay:
             total += batch
         return total
 
-    async def prune(self) -> None:
-        await self.pool.execute(
-            "DELETE FROM outbox WHERE published_at < now() - $1::interval", self.keep_published
-        )
-
     async def run(self) -> None:
         """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net."""
         async with self.pool.acquire() as listener:
@@ -133,14 +124,10 @@ class OutboxRelay:
 
     async def _loop(self) -> None:
         failures = 0
-        passes = 0
         while True:
             self._wake.clear()
             try:
                 await self.drain()
-                if passes % 3600 == 0:
-                    await self.prune()
-                passes += 1
                 failures = 0
             except Exception as exc:  # noqa: BLE001 - outlive NATS and PostgreSQL outages
                 failures += 1

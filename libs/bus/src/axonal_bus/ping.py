@@ -14,7 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from faststream.nats import NatsBroker, NatsRouter
+from faststream.nats import NatsBroker
 from nats.aio.client import Client
 
 from axonal_bus import rpc
@@ -29,7 +29,7 @@ Checks = Callable[[], Awaitable[dict[str, str]]]
 
 
 def serve_ping(
-    registrar: NatsBroker | NatsRouter,
+    broker: NatsBroker,
     subjects: Subjects,
     *,
     service: str,
@@ -53,7 +53,7 @@ def serve_ping(
         )
 
     rpc.serve(
-        registrar,
+        broker,
         subjects.rpc(service, "ping"),
         queue=service,
         request_model=PingRequest,

@@ -13,8 +13,7 @@ from typing import Any, TypeVar
 
 import nats.errors
 import structlog
-from faststream.nats import NatsBroker, NatsRouter
-from faststream.nats.annotations import NatsMessage
+from faststream.nats import NatsBroker, NatsMessage
 from nats.aio.client import Client
 from pydantic import BaseModel, ValidationError
 
@@ -33,7 +32,7 @@ def _error(code: str, message: str) -> dict[str, Any]:
 
 
 def serve(
-    registrar: NatsBroker | NatsRouter,
+    broker: NatsBroker,
     subject: str,
     *,
     queue: str,
@@ -42,7 +41,9 @@ def serve(
 ) -> Any:
     """Answer requests on ``subject``; replicas share them through the ``queue`` group."""
 
-    async def answer(msg: NatsMessage) -> dict[str, Any]:
+    async def answer() -> dict[str, Any]:
+        # Read from the context rather than injected: see axonal_bus.consumer.
+        msg: NatsMessage = broker.context.get_local("message")
         try:
             req = request_model.model_validate_json(msg.body or b"{}")
         except ValidationError as exc:
@@ -56,7 +57,7 @@ def serve(
             return _error("internal", f"{subject} failed; the service log has the details")
         return {"ok": True, "result": result.model_dump(mode="json")}
 
-    return registrar.subscriber(subject, queue=queue, title=subject)(answer)
+    return broker.subscriber(subject, queue=queue, title=subject)(answer)
 
 
 async def request(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from faststream.nats import NatsBroker
 
 from axonal_bus.broker import create_broker, jetstream
 from axonal_bus.dlq_relay import register_dlq_relay
+from axonal_bus.housekeeping import keep_tables_small
 from axonal_bus.log import configure_logging
 from axonal_bus.outbox import OutboxRelay
 from axonal_bus.ping import serve_ping
@@ -76,7 +77,6 @@ class ServiceDefinition:
     version: str
     migrations: Path
     register: Callable[[ServiceContext], None]
-    extra_sources: tuple[MigrationSource, ...] = field(default=())
 
 
 def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = None) -> FastStream:
@@ -104,8 +104,7 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
     @contextlib.asynccontextmanager
     async def lifespan(context: ContextRepo) -> AsyncIterator[None]:
         pool = await create_pool(settings.database_url, schema=definition.name)
-        sources = [BUS_MIGRATIONS, *definition.extra_sources]
-        sources.append(MigrationSource(definition.name, definition.migrations))
+        sources = [BUS_MIGRATIONS, MigrationSource(definition.name, definition.migrations)]
         applied = await migrate(pool, schema=definition.name, sources=sources)
         log.info("service.migrated", service=definition.name, applied=len(applied))
         ctx._pool = pool
@@ -121,8 +120,8 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
     @app.after_startup
     async def start_relay() -> None:
         relay = OutboxRelay(ctx.pool, jetstream(broker))
-        task = asyncio.create_task(relay.run(), name=f"{definition.name}-outbox")
-        tasks.append(task)
+        tasks.append(asyncio.create_task(relay.run(), name=f"{definition.name}-outbox"))
+        tasks.append(asyncio.create_task(keep_tables_small(ctx.pool), name="housekeeping"))
         log.info("service.started", service=definition.name, nats=settings.nats_url)
 
     @app.on_shutdown
