@@ -41,7 +41,7 @@ def join_location(*parts: str | int) -> str:
 class SpecError(ValueError):
     """A polyaxonfile is invalid; ``problems`` lists every problem found."""
 
-    def __init__(self, problems: Sequence[Problem] | Problem, *, source: str | None = None):
+    def __init__(self, problems: Sequence[Problem] | Problem, *, source: str | None = None) -> None:
         self.problems: tuple[Problem, ...] = (
             (problems,) if isinstance(problems, Problem) else tuple(problems)
         )
