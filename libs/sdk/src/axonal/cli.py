@@ -108,8 +108,16 @@ def load_plugins(target: typer.Typer = app) -> list[str]:
     return loaded
 
 
+def _register_core() -> None:
+    from axonal.check_cmd import check  # noqa: PLC0415 - imports typer only
+
+    if "check" not in _command_names(app):
+        app.command("check")(check)
+
+
 def main() -> None:
     """Console-script entry point: load plugins, then run the command line."""
+    _register_core()
     load_plugins()
     app(prog_name="axonal")
 

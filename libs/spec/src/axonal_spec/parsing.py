@@ -53,6 +53,10 @@ _BOUNDS = {
 }
 
 
+#: libyaml's safe loader is about 10x faster than the pure-Python one.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load(source: str | Path | Mapping[str, Any], *, location: str | None = None) -> Polyaxonfile:
     """Parse and validate one polyaxonfile.
 
@@ -82,7 +86,7 @@ def parse_text(text: str, *, location: str | None = None) -> Any:
         except ValueError:
             pass  # not strict JSON: YAML flow style reads it, or reports the error
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader, in C when available
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -103,7 +103,7 @@ def find_references(value: Any, *, location: str = "") -> set[str]:
             problems.append(_syntax_problem(where, source, exc))
             continue
         problems.extend(_ops_problems(tree, source, where))
-        found |= meta.find_undeclared_variables(tree) - _GLOBAL_NAMES
+        found |= _undeclared(source)
     if problems:
         raise SpecError(problems)
     return found
@@ -187,6 +187,11 @@ def _compile(source: str) -> Template:
 @lru_cache(maxsize=4096)
 def _parse(source: str) -> nodes.Template:
     return _ENV.parse(source)
+
+
+@lru_cache(maxsize=4096)
+def _undeclared(source: str) -> frozenset[str]:
+    return frozenset(meta.find_undeclared_variables(_parse(source)) - _GLOBAL_NAMES)
 
 
 def _quote(source: str) -> str:

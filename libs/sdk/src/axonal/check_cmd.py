@@ -1,0 +1,108 @@
+"""``axonal check``: validate (and compile) polyaxonfiles, with readable errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from axonal.cli import console, err_console
+
+if TYPE_CHECKING:
+    from axonal_spec import SpecError
+    from axonal_spec.check import CheckResult
+
+__all__ = ["check"]
+
+
+def _url_map(items: list[str]) -> dict[str, Path]:
+    mapping = {}
+    for item in items:
+        url, sep, path = item.rpartition("=")
+        if not sep or not url:
+            raise typer.BadParameter(f"{item!r}: expected URL=PATH", param_hint="--url-map")
+        mapping[url] = Path(path)
+    return mapping
+
+
+def _show_errors(error: SpecError, as_json: bool) -> None:
+    from rich.table import Table  # noqa: PLC0415 - only when there is something to show
+
+    if as_json:
+        problems = [
+            {"location": p.location, "message": p.message, "hint": p.hint} for p in error.problems
+        ]
+        console.print_json(
+            json.dumps({"valid": False, "source": error.source, "problems": problems})
+        )
+        return
+    count = len(error.problems)
+    title = f"{error.source or 'polyaxonfile'}: {count} problem{'s' if count > 1 else ''}"
+    table = Table(title=title, title_style="bold red", show_lines=False, expand=False)
+    table.add_column("where", style="cyan", no_wrap=True)
+    table.add_column("problem")
+    hints = any(problem.hint for problem in error.problems)
+    if hints:
+        table.add_column("hint", style="dim")
+    for problem in error.problems:
+        row = [problem.location or "(file)", problem.message]
+        table.add_row(*row, problem.hint or "") if hints else table.add_row(*row)
+    err_console.print(table)
+
+
+def _show_result(result: CheckResult, *, full: bool, as_json: bool) -> None:
+    from axonal.check_view import render_summary  # noqa: PLC0415
+
+    compiled = result.compiled
+    if as_json:
+        doc: dict[str, Any] = {"valid": True, "preset": compiled is None}
+        if compiled is not None:
+            doc["compiled"] = compiled.model_dump(mode="json", exclude_none=True)
+        console.print_json(json.dumps(doc))
+        return
+    console.print(render_summary(result))
+    if full and compiled is not None:
+        import yaml  # noqa: PLC0415
+        from rich.syntax import Syntax  # noqa: PLC0415
+
+        text = yaml.safe_dump(compiled.model_dump(mode="json", exclude_none=True), sort_keys=False)
+        console.print(Syntax(text, "yaml", word_wrap=True))
+
+
+def check(
+    files: Annotated[
+        list[Path], typer.Option("-f", "--file", help="Polyaxonfile; repeat to merge in order.")
+    ],
+    params: Annotated[
+        list[str] | None, typer.Option("-P", "--param", help="Input value, NAME=VALUE; repeatable.")
+    ] = None,
+    presets: Annotated[
+        list[Path] | None, typer.Option("--preset", help="Preset file applied after the files.")
+    ] = None,
+    url_map: Annotated[
+        list[str] | None,
+        typer.Option("--url-map", help="Serve a urlRef (or URL prefix ending in /) from PATH."),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--compile", help="Also print the compiled operation.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Validate polyaxonfiles and compile them: inputs, params, DAG shape, matrix size."""
+    from axonal.urls import CliUrlResolver  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_spec import SpecError  # noqa: PLC0415
+    from axonal_spec.check import check as run_check  # noqa: PLC0415
+    from axonal_spec.compiler import CompileOptions  # noqa: PLC0415
+    from axonal_spec.resolve import Resolvers  # noqa: PLC0415
+    from axonal_spec.types import parse_cli_params  # noqa: PLC0415
+
+    try:
+        values = parse_cli_params(params or [])
+        options = CompileOptions(resolvers=Resolvers(urls=CliUrlResolver(_url_map(url_map or []))))
+        result = run_check(files, params=values, presets=presets or [], options=options)
+    except SpecError as error:
+        _show_errors(error, as_json)
+        raise typer.Exit(1) from None
+    _show_result(result, full=full, as_json=as_json)
