@@ -60,7 +60,8 @@ def _problems(exc: SpecError, location: str) -> list[Problem]:
 
 
 def _run_of(component: Polyaxonfile, op: Polyaxonfile) -> dict[str, Any]:
-    """The component's run with its own and the operation's shortcuts and patches applied."""
+    """The component's run with its shortcuts, then the operation's ``runPatch`` (presets
+    put theirs there too), shortcuts and kindless ``run`` applied with its patch strategy."""
     if component.runtime is not None:
         run: dict[str, Any] = component.runtime.to_dict()
     elif component.container is not None or component.cmd is not None:
@@ -68,12 +69,13 @@ def _run_of(component: Polyaxonfile, op: Polyaxonfile) -> dict[str, Any]:
     else:
         raise SpecError.at("run", "nothing to run: the component has no run, container or cmd")
     run = patch_values(run, shortcut_patch(component), key="run")
-    if op is component:
-        return apply_run_patch(run, None).to_dict()
-    patch = patch_values(dict(op.run_patch or {}), shortcut_patch(op), key="run")
-    if isinstance(op.run, dict):
-        patch = patch_values(patch, {k: v for k, v in op.run.items() if k != "kind"}, key="run")
-    return apply_run_patch(run, patch, op.patch_strategy).to_dict()
+    patch: dict[str, Any] = dict(op.run_patch or {})
+    if op is not component:
+        patch = patch_values(patch, shortcut_patch(op), key="run")
+        if isinstance(op.run, dict):
+            extra = {k: v for k, v in op.run.items() if k != "kind"}
+            patch = patch_values(patch, extra, key="run")
+    return apply_run_patch(run, patch or None, op.patch_strategy).to_dict()
 
 
 def _hash(*parts: Any) -> str:
