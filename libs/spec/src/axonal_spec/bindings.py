@@ -52,8 +52,10 @@ class _Binder:
         *,
         late: Mapping[str, str],
         scope: DagScope | None,
+        run_globals: Mapping[str, Any],
     ) -> None:
         self.params, self.cli, self.late, self.scope = params, cli, late, scope
+        self.run_globals = run_globals
         self.problems: list[Problem] = []
         self.out = Bindings()
 
@@ -91,7 +93,7 @@ class _Binder:
         return (values[key] if key else dict(values)), "dag"
 
     def render_param(self, name: str, template: str) -> Any:
-        context = self.scope.context if self.scope is not None else {}
+        context = self.scope.context if self.scope is not None else {"globals": self.run_globals}
         try:
             return render(template, context, location=join_location("params", name))
         except SpecError as exc:
@@ -155,12 +157,15 @@ def bind(
     cli: Mapping[str, Any] | None = None,
     late: Mapping[str, str] | None = None,
     scope: DagScope | None = None,
+    run_globals: Mapping[str, Any] | None = None,
 ) -> Bindings:
     """Values for every IO and context-only param; raises one :class:`SpecError` for all problems.
 
     ``late`` maps names known only at run time to their source (``matrix``, ``join``).
+    Template params render against the DAG's context inside a DAG, else against
+    ``run_globals`` (``{{ globals.run_outputs_path }}/model``).
     """
-    binder = _Binder(params, cli or {}, late=late or {}, scope=scope)
+    binder = _Binder(params, cli or {}, late=late or {}, scope=scope, run_globals=run_globals or {})
     for section, ios in (("inputs", inputs), ("outputs", outputs)):
         for index, io in enumerate(ios):
             binder.bind_io(io, section, index)

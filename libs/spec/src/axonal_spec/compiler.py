@@ -172,7 +172,15 @@ class _Build:
         for name in sorted(set(cli) - declared):
             message = f"-P {name}: no input or output named '{name}' (inputs: {known})"
             self.problems.append(Problem("params", message))
-        params = dict(self.op.params or {}) if self.op is not self.component else {}
+        # A file without a reference is its own operation: its params apply too.
+        params = dict(self.op.params or {})
+        run_globals = build_globals(
+            uuid=self.options.uuid,
+            project_name=self.options.project,
+            owner_name=self.options.owner,
+            name=self.name,
+            ports=self.run.get("ports") if self.run.get("kind") == "service" else None,
+        )
         try:
             self.bindings = bind(
                 list(self.component.inputs or []),
@@ -181,17 +189,11 @@ class _Build:
                 cli=cli,
                 late=self.late,
                 scope=scope,
+                run_globals=run_globals,
             )
             self.bound = True
         except SpecError as exc:
             self.fail(exc)  # templates would only repeat that values are missing
-        run_globals = build_globals(
-            uuid=self.options.uuid,
-            project_name=self.options.project,
-            owner_name=self.options.owner,
-            name=self.name,
-            ports=self.run.get("ports") if self.run.get("kind") == "service" else None,
-        )
         self.context = build_context(
             run_globals=run_globals,
             inputs=self.bindings.infos.get("inputs", []),
@@ -222,9 +224,13 @@ class _Build:
         self.run = {k: v for k, v in self.run.items() if k not in ("operations", "components")}
 
     def render(self) -> None:
-        if not self.bound:
-            return
         where = join_location(self.location, "run")
+        if not self.bound:  # values are missing: only report what is wrong in the templates
+            try:
+                find_references(self.run, location=where)
+            except SpecError as exc:
+                self.problems.extend(exc.problems)
+            return
         try:
             self.run = render_available(self.run, self.context, self.later, location=where)
         except SpecError as exc:
@@ -252,7 +258,11 @@ class _Build:
         if self.problems:
             raise SpecError(self.problems)
         op, component = self.op, self.component
-        inputs = {io.name: io.value for io in self.bindings.inputs}
+        values = {
+            "inputs": {io.name: io.value for io in self.bindings.inputs},
+            "outputs": {io.name: io.value for io in self.bindings.outputs},
+            "context": self.bindings.context_params,
+        }
         children = [o.content_hash for o in self.operations or []]
         matrix = self.matrix.model_dump() if self.matrix else None
         return CompiledOperation(
@@ -283,5 +293,5 @@ class _Build:
             termination=_dump(op.termination or component.termination),
             plugins=_dump(op.plugins or component.plugins),
             is_approved=op.is_approved is not False,
-            content_hash=_hash(self.patched_run, inputs, matrix, children),
+            content_hash=_hash(self.patched_run, values, matrix, children),
         )
