@@ -73,11 +73,10 @@ def _mutate(doc: Any, data: st.DataObject) -> Any:
         elif parent:
             parent.pop(path[-1])
     elif kind == "break" and path and path[-1] in REFERENCES:
-        _parent(doc, path)[path[-1]] = data.draw(
-            st.sampled_from(["missing-op", "ops.nowhere", ["ghost"], "./no-such-file.yaml"])
-        )
-    elif path:
-        _parent(doc, path)[path[-1]] = data.draw(st.sampled_from(ODD_VALUES))
+        broken = st.sampled_from(["missing-op", "ops.nowhere", ["ghost"], "./no-such-file.yaml"])
+        _parent(doc, path)[path[-1]] = copy.deepcopy(data.draw(broken))
+    elif path:  # a copy: later mutations must not change the shared samples
+        _parent(doc, path)[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(ODD_VALUES)))
     return doc
 
 

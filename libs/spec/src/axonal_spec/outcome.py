@@ -47,7 +47,8 @@ class CompiledOperation(_Out):
 
     Strings that need run-time values (``deferred`` params, matrix params) keep their
     template; everything else is final. ``content_hash`` is the cache key: it covers the
-    patched run, the input values and the matrix, not the run's identity.
+    patched run, the values of inputs, outputs and context-only params, and the matrix, not
+    the run's identity.
     """
 
     name: str | None = None
