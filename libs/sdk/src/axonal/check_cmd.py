@@ -28,7 +28,8 @@ def _url_map(items: list[str]) -> dict[str, Path]:
 
 
 def _show_errors(error: SpecError, as_json: bool) -> None:
-    from rich.table import Table  # noqa: PLC0415 - only when there is something to show
+    from rich.markup import escape  # noqa: PLC0415 - only when there is something to show
+    from rich.table import Table  # noqa: PLC0415
 
     if as_json:
         problems = [
@@ -40,15 +41,18 @@ def _show_errors(error: SpecError, as_json: bool) -> None:
         return
     count = len(error.problems)
     title = f"{error.source or 'polyaxonfile'}: {count} problem{'s' if count > 1 else ''}"
-    table = Table(title=title, title_style="bold red", show_lines=False, expand=False)
+    # A heading line, not the table's title: a title wraps to the table's width, which would
+    # split a long file path.
+    err_console.print(f"[bold red]{escape(title)}[/]", soft_wrap=True)
+    table = Table(show_lines=False, expand=False)
     table.add_column("where", style="cyan", no_wrap=True)
     table.add_column("problem")
     hints = any(problem.hint for problem in error.problems)
     if hints:
         table.add_column("hint", style="dim")
-    for problem in error.problems:
-        row = [problem.location or "(file)", problem.message]
-        table.add_row(*row, problem.hint or "") if hints else table.add_row(*row)
+    for problem in error.problems:  # escaped: file contents may look like Rich markup
+        row = [escape(problem.location or "(file)"), escape(problem.message)]
+        table.add_row(*row, escape(problem.hint or "")) if hints else table.add_row(*row)
     err_console.print(table)
 
 

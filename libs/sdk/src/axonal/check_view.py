@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.tree import Tree
@@ -20,23 +21,32 @@ __all__ = ["render_summary"]
 
 
 def _short(value: Any, limit: int = 60) -> str:
+    """Shortened and escaped: values (and ``List[str]``) must not be read as Rich markup."""
     text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return escape(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _io_table(compiled: CompiledOperation) -> Table | None:
     rows = [("in", io) for io in compiled.inputs] + [("out", io) for io in compiled.outputs]
-    if not rows:
+    if not rows and not compiled.context_params and not compiled.deferred:
         return None
-    table = Table(title="inputs and outputs", title_justify="left", expand=False)
+    table = Table(title="inputs, outputs and params", title_justify="left", expand=False)
     for column in ("", "name", "type", "value", "from"):
         table.add_column(column)
     for direction, io in rows:
         value = "" if io.value is None else _short(io.value)
-        table.add_row(direction, io.name, io.type or "any", value, io.source)
-    for deferred in compiled.deferred:
-        if all(deferred.name != io.name for _, io in rows):
-            table.add_row("ctx", deferred.name, "", _short(deferred.value or ""), deferred.source)
+        table.add_row(direction, _short(io.name), _short(io.type or "any"), value, io.source)
+    declared = {io.name for _, io in rows}
+    late = {d.name: d for d in compiled.deferred}
+    for name, value in compiled.context_params.items():
+        if name in late:
+            source = late[name].ref or late[name].source
+            table.add_row("ctx", _short(name), "", _short(late[name].value or ""), source)
+        else:
+            table.add_row("ctx", _short(name), "", "" if value is None else _short(value), "param")
+    for name, deferred in late.items():
+        if name not in declared and name not in compiled.context_params:
+            table.add_row("ctx", _short(name), "", _short(deferred.value or ""), deferred.source)
     return table
 
 
@@ -68,14 +78,14 @@ def _facts(compiled: CompiledOperation) -> Table:
     if compiled.hooks:
         facts.add_row("hooks", ", ".join(h.get("hubRef", "?") for h in compiled.hooks))
     if compiled.conditions:
-        facts.add_row("conditions", compiled.conditions)
+        facts.add_row("conditions", escape(compiled.conditions))
     facts.add_row("cache key", compiled.content_hash[:16])
     return facts
 
 
 def render_summary(result: CheckResult) -> RenderableType:
     """A panel saying the file is valid, with the facts a user checks before running it."""
-    sources = ", ".join(str(p) for p in result.sources)
+    sources = escape(", ".join(str(p) for p in result.sources))
     compiled = result.compiled
     if compiled is None:
         return Panel(f"[green]✓[/] {sources}: valid preset", border_style="green")

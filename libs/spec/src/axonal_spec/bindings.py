@@ -177,13 +177,12 @@ def bind(
     ]
     if missing:
         names = ", ".join(missing)
-        binder.problems.append(
-            Problem(
-                "inputs",
-                f"required inputs without a value: {names}",
-                hint="pass them as params, e.g. " + " ".join(f"-P {n}=..." for n in missing),
-            )
+        hint = (
+            "set them under this operation's params"
+            if scope is not None
+            else "pass them as params, e.g. " + " ".join(f"-P {n}=..." for n in missing)
         )
+        binder.problems.append(Problem("inputs", f"required inputs without a value: {names}", hint))
     if binder.problems:
         raise SpecError(binder.problems)
     return binder.out

@@ -72,8 +72,9 @@ def _run_of(component: Polyaxonfile, op: Polyaxonfile) -> dict[str, Any]:
     patch: dict[str, Any] = dict(op.run_patch or {})
     if op is not component:
         patch = patch_values(patch, shortcut_patch(op), key="run")
-        if isinstance(op.run, dict):
-            extra = {k: v for k, v in op.run.items() if k != "kind"}
+        if op.run is not None:  # next to ``component`` a kindless run was given its kind
+            own = op.run if isinstance(op.run, dict) else op.run.to_dict()
+            extra = {k: v for k, v in own.items() if k != "kind"}
             patch = patch_values(patch, extra, key="run")
     return apply_run_patch(run, patch or None, op.patch_strategy).to_dict()
 
