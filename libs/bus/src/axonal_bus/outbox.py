@@ -42,12 +42,21 @@ def event_headers(event: CloudEvent[Any]) -> dict[str, str]:
     return headers
 
 
-async def enqueue(conn: Connection, subjects: Subjects, event: CloudEvent[EventData]) -> None:
-    """Add ``event`` to the outbox inside the caller's open transaction."""
+async def enqueue(
+    conn: Connection,
+    subjects: Subjects,
+    event: CloudEvent[EventData],
+    *,
+    subject: str | None = None,
+) -> None:
+    """Add ``event`` to the outbox inside the caller's open transaction.
+
+    It goes to the event's own subject, or to ``subject`` (a command's address).
+    """
     await conn.execute(
         _ENQUEUE_SQL,
         event.id,
-        subjects.event(event.event_type),
+        subject or subjects.event(event.event_type),
         event.to_json(),
         json.dumps(event_headers(event)),
     )

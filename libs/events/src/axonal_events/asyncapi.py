@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from axonal_events.catalog import CATALOG, Catalog
+from axonal_events.commands import COMMANDS
 from axonal_events.envelope import TYPE_PREFIX, CloudEvent, dataschema_for
 from axonal_events.rpc import PingReply, PingRequest
 from axonal_events.subjects import Subjects
@@ -29,6 +30,11 @@ def _envelope_schema(event_type: str, version: int, data_ref: str) -> dict[str, 
     props["data"] = {"$ref": data_ref}
     envelope["title"] = f"{event_type} v{version}"
     return envelope
+
+
+def _model_schemas(model: type[BaseModel]) -> dict[str, Any]:
+    _, defs = models_json_schema([(model, "validation")], ref_template=_REF)
+    return dict(defs.get("$defs", {}))
 
 
 def asyncapi_document(
@@ -63,6 +69,32 @@ def asyncapi_document(
         operations[f"publish.{entry.event_type}"] = {
             "action": "send",
             "channel": {"$ref": f"#/channels/{entry.event_type}"},
+        }
+    for entry in COMMANDS:
+        key = f"{entry.event_type}.v{entry.version}"
+        service, _, verb = entry.event_type.partition(".")
+        address = (
+            f"{subjects.namespace}.cmd.agent.{{queue}}"
+            if service == "agent"
+            else subjects.command(service, verb)
+        )
+        schemas.update(_model_schemas(entry.model))
+        messages[key] = {
+            "name": TYPE_PREFIX + entry.event_type,
+            "title": entry.event_type,
+            "summary": entry.description,
+            "contentType": "application/cloudevents+json",
+            "payload": _envelope_schema(
+                entry.event_type, entry.version, _REF.format(model=entry.model.__name__)
+            ),
+        }
+        channels[f"cmd.{entry.event_type}"] = {
+            "address": address,
+            "messages": {key: {"$ref": f"#/components/messages/{key}"}},
+        }
+        operations[f"command.{entry.event_type}"] = {
+            "action": "receive",
+            "channel": {"$ref": f"#/channels/cmd.{entry.event_type}"},
         }
     rpc_subject = f"{subjects.namespace}.rpc.{{service}}.ping"
     for name, model in (("ping.request", PingRequest), ("ping.reply", PingReply)):

@@ -88,6 +88,10 @@ class Subjects:
     def command(self, service: str, verb: str) -> str:
         return f"{self.namespace}.cmd.{_token(service, 'service')}.{_token(verb, 'verb')}"
 
+    def agent_queue(self, queue: str) -> str:
+        """Work for the agents of ``queue``: ``gpu-agent/a100`` -> ``<ns>.cmd.agent.gpu-agent.a100``."""
+        return f"{self.namespace}.cmd.agent.{_dotted(queue.replace('/', '.'), 'queue')}"
+
     def commands(self, service: str) -> str:
         return f"{self.namespace}.cmd.{_token(service, 'service')}.>"
 
