@@ -89,7 +89,7 @@ class Subjects:
         return f"{self.namespace}.cmd.{_token(service, 'service')}.{_token(verb, 'verb')}"
 
     def agent_queue(self, queue: str) -> str:
-        """Work for the agents of ``queue``: ``gpu-agent/a100`` -> ``<ns>.cmd.agent.gpu-agent.a100``."""
+        """Work for the agents of ``queue`` (``gpu/a100`` -> ``<ns>.cmd.agent.gpu.a100``)."""
         return f"{self.namespace}.cmd.agent.{_dotted(queue.replace('/', '.'), 'queue')}"
 
     def commands(self, service: str) -> str:
