@@ -27,6 +27,10 @@ REQUIRED_ENV = {
     "AWS_SECRET_ACCESS_KEY",
 }
 
+#: Services with an HTTP port (and no database or artifact store of their own).
+HTTP_SERVICES = {"api"}
+NO_DATABASE_ENV = {"AXONAL_DATABASE_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}
+
 
 def _workspace_services() -> dict[str, str]:
     """Service name -> module, from the `axonal.services` entry points of services/*."""
@@ -112,6 +116,9 @@ def test_compose_service(name: str, module: str) -> None:
     assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert set(service["environment"]) >= REQUIRED_ENV
     assert service["environment"]["AXONAL_NATS_URL"] == "nats://nats:4222"
+    if name in HTTP_SERVICES:
+        assert service["ports"] == ["127.0.0.1:${AXONAL_API_PORT:-8000}:8000"]
+        assert service["environment"]["AXONAL_API_HOST"] == "0.0.0.0"
 
 
 @pytest.mark.parametrize(("name", "module"), SERVICES.items())
@@ -123,7 +130,12 @@ def test_k8s_deployment(name: str, module: str) -> None:
     assert container["command"] == ["python", "-m", module]
     assert container["image"] == job_image
     assert container["image"].split(":")[0] == COMPOSE_DOC["services"][name]["image"].split(":")[0]
-    assert container["readinessProbe"]["exec"]["command"] == ping
+    if name in HTTP_SERVICES:  # ready when it serves HTTP; alive while it answers the bus
+        assert container["readinessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+        assert {"name": "http", "containerPort": 8000, "protocol": "TCP"} in container["ports"]
+        assert _k8s("Service")[name]["spec"]["ports"][0]["targetPort"] == "http"
+    else:
+        assert container["readinessProbe"]["exec"]["command"] == ping
     assert container["livenessProbe"]["exec"]["command"] == ping
     assert "limits" in container["resources"]
     assert "requests" in container["resources"]
@@ -132,7 +144,8 @@ def test_k8s_deployment(name: str, module: str) -> None:
         next(e["configMapRef"]["name"] for e in container["envFrom"] if "configMapRef" in e)
     ]
     env = set(config["data"]) | {e["name"] for e in container.get("env", [])}
-    assert env >= REQUIRED_ENV, f"missing {REQUIRED_ENV - env}"
+    required = REQUIRED_ENV - NO_DATABASE_ENV if name in HTTP_SERVICES else REQUIRED_ENV
+    assert env >= required, f"missing {required - env}"
     assert config["data"]["AXONAL_STREAM_REPLICAS"] == "3"
 
 

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.request
 import uuid
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -86,7 +87,10 @@ def test_up_detached_gives_a_healthy_platform(stack: RunningStack):
     assert doc["running"] is True
     assert doc["healthy"] is True
     assert doc["home"] == str(stack.home)
-    assert doc["api_url"] is None
+    assert doc["api_url"].startswith("http://127.0.0.1:")
+    assert stack.state()["api_port"] == port(doc["api_url"])
+    with urllib.request.urlopen(f"{doc['api_url']}/healthz", timeout=5) as reply:
+        assert json.loads(reply.read())["status"] == "ok"
     assert doc["nats_url"].startswith("nats://127.0.0.1:")
     assert doc["database_url"].startswith("postgresql://postgres@127.0.0.1:")
     assert doc["database_url"].endswith("/axonal")
@@ -97,7 +101,8 @@ def test_up_detached_gives_a_healthy_platform(stack: RunningStack):
         assert svc["instance"]
         assert svc["version"]
         assert svc["uptime_seconds"] >= 0
-        assert svc["checks"] == {"database": "ok"}
+        # The api owns no database; every other service reports its own.
+        assert svc["checks"] == ({} if svc["service"] == "api" else {"database": "ok"})
     assert all(proc.is_running() for proc in recorded(stack.state()))
     assert (stack.home / "logs" / "identity.log").stat().st_size > 0
 
@@ -155,10 +160,12 @@ def test_a_second_stack_runs_beside_the_first(stack: RunningStack, tmp_path: Pat
         assert other.status["healthy"] is True
         assert port(other.nats_url) != port(stack.nats_url)
         assert port(other.database_url) != port(stack.database_url)
+        assert port(other.status["api_url"]) != port(stack.status["api_url"])
         assert stack.refresh()["healthy"] is True
         recorded_ports = other.state()
         assert recorded_ports["nats_port"] == port(other.nats_url)
         assert recorded_ports["postgres_port"] == port(other.database_url)
+        assert recorded_ports["api_port"] == port(other.status["api_url"])
 
         down = other.cli("down")
         assert down.returncode == 0, down.stderr

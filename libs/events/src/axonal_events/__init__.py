@@ -7,6 +7,7 @@ from axonal_events.base import EventData, Payload
 from axonal_events.catalog import (
     CATALOG,
     DONE_STATUSES,
+    AgentHeartbeat,
     Catalog,
     Comparison,
     EventEntry,
@@ -36,6 +37,7 @@ __all__ = (
     "CATALOG",
     "DEFAULT_NAMESPACE",
     "DONE_STATUSES",
+    "AgentHeartbeat",
     "Catalog",
     "CloudEvent",
     "Comparison",

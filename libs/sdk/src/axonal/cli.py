@@ -113,6 +113,16 @@ def _register_core() -> None:
 
     if "check" not in _command_names(app):
         app.command("check")(check)
+    if "run" not in _command_names(app):
+        from axonal.run_cmd import run  # noqa: PLC0415 - imports typer and rich only
+
+        app.command("run")(run)
+    groups = {group.name for group in app.registered_groups}
+    if "ops" not in groups:
+        from axonal.ops_cmd import ops_app, project_app  # noqa: PLC0415
+
+        app.add_typer(ops_app, name="ops")
+        app.add_typer(project_app, name="project")
 
 
 def main() -> None:

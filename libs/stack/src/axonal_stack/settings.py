@@ -21,7 +21,8 @@ class StackSettings(BaseSettings):
 
     ``AXONAL_NATS_URL`` / ``AXONAL_DATABASE_URL`` point the stack at servers that already run:
     it then starts no NATS / PostgreSQL of its own. The ports are preferences: a taken one is
-    replaced by a free one, and the choice is recorded in ``stack.json``.
+    replaced by a free one, and the choice is recorded in ``stack.json``. ``AXONAL_API_URL``
+    is the URL runs and the CLI are given for the api (default: the local api's address).
     """
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
@@ -34,6 +35,7 @@ class StackSettings(BaseSettings):
     host: str = "127.0.0.1"
     nats_port: int = Field(default=4222, ge=0, le=65535)
     postgres_port: int = Field(default=54320, ge=0, le=65535)
+    api_port: int = Field(default=8000, ge=0, le=65535)
     postgres_durable: bool = True
     sync_interval: str | None = None
     startup_timeout: float = Field(default=90.0, gt=0)

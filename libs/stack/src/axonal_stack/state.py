@@ -48,6 +48,7 @@ class StackState(BaseModel):
     postgres_port: int | None = None
     postgres: ProcessRef | None = None
     api_url: str | None = None
+    api_port: int | None = None
     artifacts_url: str | None = None
     services: dict[str, ServiceState] = Field(default_factory=dict)
 

@@ -31,7 +31,7 @@ from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
 from axonal_stack.runner import ServiceRunner
-from axonal_stack.servers import ensure_database, nats_server, postgres_server
+from axonal_stack.servers import ensure_database, nats_server, pick_port, postgres_server
 from axonal_stack.settings import DATABASE_NAME, StackSettings
 from axonal_stack.state import Phase, StackState, read_state, write_state
 
@@ -135,6 +135,7 @@ class Supervisor:
             artifacts_url=str(self.paths.artifacts),
             nats_port=previous.nats_port if previous else None,
             postgres_port=previous.postgres_port if previous else None,
+            api_port=previous.api_port if previous else None,
         )
         self._runners = {}
         self._checkpoint("starting NATS")
@@ -143,6 +144,7 @@ class Supervisor:
         await self._start_postgres()
         self._checkpoint("provisioning streams")
         await self._provision()
+        self._choose_api_port()
         self._checkpoint(f"starting services: {', '.join(s.name for s in self.services)}")
         self._start_services()
         await self._wait_healthy()
@@ -193,6 +195,15 @@ class Supervisor:
         except Exception as exc:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
+    def _choose_api_port(self) -> None:
+        """The api service's port (recorded, preferred 8000, else free) and the api URL."""
+        if not any(entry.name == "api" for entry in self.services):
+            return
+        host = self.settings.host
+        port = pick_port(self.state.api_port, self.settings.api_port, host)
+        url = self.settings.api_url or f"http://{host}:{port}"
+        self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
+
     def _service_env(self) -> dict[str, str]:
         env = dict(os.environ)
         env.update(
@@ -202,6 +213,10 @@ class Supervisor:
             AXONAL_NAMESPACE=self.settings.namespace,
             AXONAL_ARTIFACTS_URL=str(self.paths.artifacts),
         )
+        if self.state.api_port is not None:
+            env.update(AXONAL_API_HOST=self.settings.host, AXONAL_API_PORT=str(self.state.api_port))
+        if self.state.api_url:
+            env["AXONAL_API_URL"] = self.state.api_url
         return env
 
     async def _probe(self, service: str) -> bool:

@@ -12,6 +12,7 @@ from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import CloudEvent
 from axonal_identity import store
+from axonal_identity.domain.audit import is_audited
 
 __all__ = ["decode_envelope", "register"]
 
@@ -28,6 +29,8 @@ def decode_envelope(raw: bytes) -> AuditedEvent:
 
 def register(ctx: ServiceContext) -> None:
     async def on_event(event: AuditedEvent) -> None:
+        if not is_audited(event.type):
+            return
         async with transaction(ctx.pool) as conn:
             await store.record_audit(conn, event)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from axonal_events.catalog.agents import AgentHeartbeat
 from axonal_events.catalog.alerts import (
     Comparison,
     HookRequested,
@@ -16,6 +17,7 @@ from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStat
 __all__ = [
     "CATALOG",
     "DONE_STATUSES",
+    "AgentHeartbeat",
     "Catalog",
     "Comparison",
     "EventEntry",
@@ -43,5 +45,6 @@ for _model in (
     NotificationDelivered,
     NotificationFailed,
     ProjectCreated,
+    AgentHeartbeat,
 ):
     CATALOG.register(_model)

@@ -1,0 +1,147 @@
+"""A small HTTP client of the Axonal api for the CLI (``httpx``, imported when used).
+
+Where the api is: ``--api-url`` / ``AXONAL_API_URL``, else the ``api_url`` the local stack
+recorded in ``$AXONAL_HOME/stack.json`` (read as plain JSON: the SDK imports no server code).
+The bearer token comes from ``AXONAL_API_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["ApiClient", "ApiError", "resolve_api_url"]
+
+DEFAULT_PROJECT = "default/default"
+_START_HINT = "start the platform with [cyan]axonal up --detach[/], or pass --api-url"
+
+
+class ApiError(Exception):
+    """The api said no, or could not be reached: a message and a hint for people."""
+
+    def __init__(self, message: str, hint: str | None = None, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.status = status
+        self.details: list[dict[str, Any]] = []
+
+
+def _stack_api_url() -> str | None:
+    home = Path(os.environ.get("AXONAL_HOME") or "~/.axonal").expanduser()
+    try:
+        doc = json.loads((home / "stack.json").read_text())
+    except (OSError, ValueError):
+        return None
+    url = doc.get("api_url") if isinstance(doc, dict) else None
+    return url if isinstance(url, str) and url else None
+
+
+def resolve_api_url(given: str | None) -> str:
+    """``given`` (option or env), else the local stack's api; raises :class:`ApiError`."""
+    url = given or os.environ.get("AXONAL_API_URL") or _stack_api_url()
+    if not url:
+        raise ApiError("no Axonal api is known", hint=_START_HINT)
+    return url.rstrip("/")
+
+
+def split_project(project: str | None) -> tuple[str, str]:
+    """``owner/project`` (``-p`` or ``AXONAL_PROJECT``, default ``default/default``)."""
+    value = project or os.environ.get("AXONAL_PROJECT") or DEFAULT_PROJECT
+    owner, sep, name = value.partition("/")
+    if not sep or not owner or not name or "/" in name:
+        raise ApiError(
+            f"project {value!r} is not owner/project", hint="pass it as -p acme/churn-model"
+        )
+    return owner, name
+
+
+_HINTS = {
+    400: "fix the request (the problems are listed above)",
+    401: "set AXONAL_API_TOKEN to the api's token",
+    404: "check the uuid and the project (-p owner/project)",
+    409: "it exists already",
+    503: "check the platform with [cyan]axonal status[/]",
+}
+
+
+class ApiClient:
+    """Calls ``/api/v1`` and turns every failure into an :class:`ApiError`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        import httpx  # noqa: PLC0415 - `import axonal` stays light
+
+        token = token if token is not None else os.environ.get("AXONAL_API_TOKEN")
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.base_url = base_url
+        self._http = httpx.Client(
+            base_url=base_url, headers=headers, timeout=timeout, transport=transport
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        import httpx  # noqa: PLC0415
+
+        try:
+            reply = self._http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise ApiError(f"cannot reach the api at {self.base_url}: {exc}", _START_HINT) from None
+        if reply.status_code >= 400:
+            raise self._error(reply)
+        return reply.json() if reply.content else None
+
+    def stream_events(self, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Server-Sent Events of ``path`` as (event, data), until the server ends them."""
+        import httpx  # noqa: PLC0415
+
+        try:
+            with self._http.stream("GET", path, timeout=httpx.Timeout(30.0, read=None)) as reply:
+                if reply.status_code >= 400:
+                    reply.read()
+                    raise self._error(reply)
+                event, data = "message", ""
+                for line in reply.iter_lines():
+                    if line.startswith("event:"):
+                        event = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data += line[5:].strip()
+                    elif not line and data:
+                        yield event, json.loads(data)
+                        event, data = "message", ""
+        except httpx.HTTPError as exc:
+            raise ApiError(f"cannot reach the api at {self.base_url}: {exc}", _START_HINT) from None
+
+    @staticmethod
+    def _error(reply: httpx.Response) -> ApiError:
+        try:
+            body = reply.json()
+        except ValueError:
+            body = {}
+        if not isinstance(body, dict):
+            body = {}
+        message = str(body.get("message") or f"the api answered {reply.status_code}")
+        error = ApiError(message, _HINTS.get(reply.status_code), status=reply.status_code)
+        details = body.get("details")
+        error.details = details if isinstance(details, list) else []
+        return error

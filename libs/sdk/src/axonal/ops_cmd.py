@@ -1,0 +1,240 @@
+"""``axonal ops``: list, inspect, follow and act on runs; ``axonal project``: projects."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import (
+    DONE,
+    ApiUrl,
+    AsJson,
+    ProjectOpt,
+    api,
+    guarded,
+    print_json,
+    run_path,
+)
+from axonal.cli import console, fail
+
+__all__ = ["ops_app", "project_app"]
+
+ops_app = typer.Typer(
+    name="ops", help="List, inspect, follow and act on runs.", no_args_is_help=True
+)
+project_app = typer.Typer(name="project", help="Create and list projects.", no_args_is_help=True)
+
+RunUuid = Annotated[str, typer.Argument(help="The run's uuid.")]
+
+
+@ops_app.command("ls")
+def ls(
+    project: ProjectOpt = None,
+    status: Annotated[str | None, typer.Option("--status", "-s", help="Only this status.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1000)] = 50,
+    offset: Annotated[int, typer.Option("--offset", min=0)] = 0,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """List the runs of a project, newest first."""
+    from axonal.run_view import runs_table  # noqa: PLC0415
+
+    path = guarded(lambda: run_path(project))
+    params: dict[str, Any] = {"limit": limit, "offset": offset}
+    if status:
+        params["status"] = status
+    with api(api_url) as client:
+        page = client.request("GET", path, params=params)
+    if as_json:
+        print_json(page)
+    else:
+        console.print(runs_table(page["runs"], page["total"]))
+
+
+@ops_app.command("get")
+def get(run_uuid: RunUuid, project: ProjectOpt = None, as_json: AsJson = False,
+        api_url: ApiUrl = None) -> None:  # fmt: skip
+    """Show one run."""
+    from axonal.run_view import run_details  # noqa: PLC0415
+
+    path = guarded(lambda: run_path(project, run_uuid))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else console.print(run_details(found))
+
+
+@ops_app.command("statuses")
+def statuses(
+    run_uuid: RunUuid,
+    project: ProjectOpt = None,
+    watch: Annotated[bool, typer.Option("--watch", "-w", help="Refresh until done.")] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Show the status history of a run (with --watch, live until the run is done)."""
+    from rich.live import Live  # noqa: PLC0415
+
+    from axonal.run_view import statuses_table, wait_until_exists  # noqa: PLC0415
+
+    path = guarded(lambda: run_path(project, run_uuid))
+    with api(api_url) as client:
+        if not watch:
+            history = client.request("GET", f"{path}/statuses")
+            print_json(history) if as_json else console.print(statuses_table(history))
+            return
+        wait_until_exists(client, path)
+        screen = None if as_json else Live(console=console, auto_refresh=False)
+        with screen or _nothing():
+            while True:
+                history = client.request("GET", f"{path}/statuses")
+                if screen is not None:
+                    screen.update(statuses_table(history), refresh=True)
+                if client.request("GET", path)["status"] in DONE:
+                    break
+                time.sleep(0.5)
+    if as_json:
+        print_json(history)
+
+
+class _nothing:  # noqa: N801 - a tiny null context
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+
+def _print_line(line: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        console.print_json(data=line)
+        return
+    style = "red" if line.get("stream") == "stderr" else None
+    text = escape(line["line"])
+    console.print(f"[{style}]{text}[/]" if style else text, highlight=False, soft_wrap=True)
+
+
+@ops_app.command("logs")
+def logs(
+    run_uuid: RunUuid,
+    project: ProjectOpt = None,
+    follow: Annotated[
+        bool, typer.Option("--follow", "-F", help="Stream new lines until the run is done.")
+    ] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Print a run's logs (with --follow, keep streaming them live)."""
+    path = guarded(lambda: run_path(project, run_uuid))
+    with api(api_url) as client:
+        if follow:
+            from axonal.run_view import wait_until_exists  # noqa: PLC0415
+
+            wait_until_exists(client, path)
+            for event, data in client.stream_events(f"{path}/logs/stream"):
+                if event == "log":
+                    _print_line(data, as_json)
+                elif event == "error":
+                    fail(str(data.get("message", "the stream failed")), "try again")
+            return
+        after = 0
+        while True:
+            page = client.request("GET", f"{path}/logs", params={"after": after, "limit": 1000})
+            for line in page["lines"]:
+                _print_line(line, as_json)
+                after = max(after, int(line["seq"]))
+            if len(page["lines"]) < 1000:
+                break
+
+
+def _act(verb: str, run_uuid: str, project: str | None, as_json: bool, api_url: str | None) -> None:
+    path = guarded(lambda: run_path(project, run_uuid, verb))
+    with api(api_url) as client:
+        reply = client.request("POST", path)
+    if as_json:
+        print_json(reply)
+        return
+    message = f"{verb}: accepted for [bold]{run_uuid}[/]"
+    if reply.get("new_uuid"):
+        message += f" (new run [bold]{reply['new_uuid']}[/])"
+    console.print(message)
+
+
+def _action(verb: str, doc: str) -> None:
+    def command(
+        run_uuid: RunUuid, project: ProjectOpt = None, as_json: AsJson = False,
+        api_url: ApiUrl = None,
+    ) -> None:  # fmt: skip
+        _act(verb, run_uuid, project, as_json, api_url)
+
+    command.__doc__ = doc
+    command.__name__ = verb
+    ops_app.command(verb)(command)
+
+
+for _verb, _doc in (
+    ("stop", "Stop a run (and the runs of a DAG or matrix)."),
+    ("restart", "Start a copy of a run; prints the new run's uuid."),
+    ("resume", "Resume a stopped or failed run."),
+    ("approve", "Approve a run that waits for approval."),
+    ("skip", "Skip a run that has not started."),
+):
+    _action(_verb, _doc)
+
+
+def _owner_and_name(name: str) -> tuple[str, str]:
+    owner, sep, slug = name.partition("/")
+    if sep:
+        return owner, slug
+    default = os.environ.get("AXONAL_PROJECT", "default/default").partition("/")[0] or "default"
+    return default, name
+
+
+@project_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
+    description: Annotated[str | None, typer.Option("--description", "-d")] = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Create a project."""
+    owner, slug = _owner_and_name(name)
+    if not owner or not slug:
+        fail(f"project {name!r} is not owner/name", hint="e.g. axonal project create acme/churn")
+    body = {"owner": owner, "name": slug, "description": description}
+    with api(api_url) as client:
+        created = client.request("POST", "/api/v1/projects", json=body)
+    if as_json:
+        print_json(created)
+    else:
+        console.print(f"created project [bold]{escape(owner)}/{escape(slug)}[/] ({created['id']})")
+
+
+@project_app.command("ls")
+def project_ls(
+    owner: Annotated[str | None, typer.Option("--owner", "-o", help="Only this owner.")] = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """List projects."""
+    from rich import box  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    with api(api_url) as client:
+        found = client.request("GET", "/api/v1/projects", params={"owner": owner} if owner else {})
+    if as_json:
+        print_json(found)
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("project", "description", "created"):
+        table.add_column(column)
+    for item in found["projects"]:
+        table.add_row(
+            escape(f"{item['owner']}/{item['name']}"),
+            escape(item.get("description") or ""),
+            str(item["created_at"])[:19],
+        )
+    console.print(table)

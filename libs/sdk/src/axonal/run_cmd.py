@@ -1,0 +1,71 @@
+"""``axonal run``: submit polyaxonfiles to the api, optionally watch the run until done."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
+from axonal.cli import console, fail
+
+__all__ = ["run"]
+
+
+def _read(paths: list[Path], what: str) -> list[str]:
+    texts = []
+    for path in paths:
+        try:
+            texts.append(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read {what} {path}: {exc}", hint="check the path given with -f/--preset")
+    return texts
+
+
+def run(
+    files: Annotated[
+        list[Path], typer.Option("-f", "--file", help="Polyaxonfile; repeat to merge in order.")
+    ],
+    params: Annotated[
+        list[str] | None, typer.Option("-P", "--param", help="Input value, NAME=VALUE; repeatable.")
+    ] = None,
+    presets: Annotated[
+        list[Path] | None, typer.Option("--preset", help="Preset file applied after the files.")
+    ] = None,
+    project: ProjectOpt = None,
+    queue: Annotated[str | None, typer.Option("-q", "--queue", help="Queue to run on.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Name of the run.")] = None,
+    watch: Annotated[
+        bool, typer.Option("--watch", "-w", help="Show the status live until the run is done.")
+    ] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Submit a run and print its uuid (with --watch, exit 1 unless it succeeds)."""
+    from axonal_spec import SpecError  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_spec.types import parse_cli_params  # noqa: PLC0415
+
+    try:
+        values = parse_cli_params(params or [])
+    except SpecError as exc:
+        fail(str(exc), hint="pass params as -P name=value")
+    texts = _read(files, "the polyaxonfile")
+    preset_texts = _read(presets or [], "the preset")
+    path = guarded(lambda: run_path(project))
+    body = {"files": texts, "presets": preset_texts, "params": values, "queue": queue, "name": name}
+    with api(api_url) as client:
+        created = client.request("POST", path, json=body)
+        run_uuid = created["uuid"]
+        if not watch:
+            print_json(created) if as_json else console.print(run_uuid, highlight=False)
+            return
+        if not as_json:
+            console.print(run_uuid, highlight=False)
+        from axonal.run_view import watch_run  # noqa: PLC0415
+
+        final = watch_run(client, path, run_uuid, live=not as_json)
+    if as_json:
+        print_json(final)
+    if final["status"] not in {"succeeded", "skipped"}:
+        raise typer.Exit(1)

@@ -1,0 +1,1 @@
+"""Axonal agent: executes runs of its queues (local processes)."""

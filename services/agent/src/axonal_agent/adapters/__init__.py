@@ -1,0 +1,1 @@
+"""Implementations of the agent's ports."""

@@ -1,0 +1,198 @@
+"""The local executor: each attempt is a subprocess of the agent, in its own session.
+
+The container image is NOT used: the container's ``command`` + ``args`` run directly on the
+agent's host, with the host's tools (``/bin/sh -c`` forms work as they are). Stopping sends
+SIGTERM to the whole process group, then SIGKILL after the grace period, and nothing of the
+group is left once an attempt is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import psutil
+
+from axonal_agent.domain.command import InvalidRunError
+from axonal_agent.domain.init_steps import (
+    CopyStep,
+    FileStep,
+    GitStep,
+    InitStep,
+    SkippedStep,
+    parse_chmod,
+)
+from axonal_agent.ports import LogSink, ProcessSpec, SetupError
+
+__all__ = ["LocalExecutor", "LocalProcess"]
+
+_LINE_LIMIT = 1 << 20
+_DRAIN_SECONDS = 5.0
+_GIT_TIMEOUT = 300.0
+
+
+def _killpg(pgid: int, sig: signal.Signals) -> bool:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+async def _pump(stream: asyncio.StreamReader, name: str, log: LogSink) -> None:
+    while True:
+        try:
+            raw = await stream.readline()
+        except ValueError:  # a line longer than the limit: take what is buffered
+            raw = await stream.read(_LINE_LIMIT)
+        if not raw:
+            return
+        log(name, raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+
+
+class LocalProcess:
+    """A running subprocess whose stdout and stderr are read line by line."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, log: LogSink) -> None:
+        self._proc = proc
+        if proc.stdout is None or proc.stderr is None:
+            raise ValueError("the process must have piped stdout and stderr")
+        self._readers = [
+            asyncio.create_task(_pump(proc.stdout, "stdout", log)),
+            asyncio.create_task(_pump(proc.stderr, "stderr", log)),
+        ]
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    async def wait(self) -> int:
+        code = await self._proc.wait()
+        # Children that outlive the process may hold the pipes: give them a moment, then end them.
+        _done, pending = await asyncio.wait(self._readers, timeout=_DRAIN_SECONDS)
+        _killpg(self.pid, signal.SIGKILL)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        return code
+
+    async def stop(self, grace: float) -> None:
+        if _killpg(self.pid, signal.SIGTERM):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._proc.wait()), grace)
+        _killpg(self.pid, signal.SIGKILL)
+        await self._proc.wait()
+
+
+class LocalExecutor:
+    """Runs attempts as local processes (see the module docstring)."""
+
+    async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:
+        await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
+        for step in steps:
+            if isinstance(step, FileStep):
+                await asyncio.to_thread(_write_file, step)
+                log("agent", f"init: wrote {step.target}")
+            elif isinstance(step, CopyStep):
+                await asyncio.to_thread(_copy, step)
+                log("agent", f"init: copied {step.source} to {step.target}")
+            elif isinstance(step, GitStep):
+                await _clone(step, log)
+            elif isinstance(step, SkippedStep):
+                log("agent", f"init: {step.kind} skipped ({step.why})")
+
+    async def start(self, spec: ProcessSpec, log: LogSink) -> LocalProcess:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *spec.argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=spec.env,
+                cwd=spec.cwd,
+                start_new_session=True,
+                limit=_LINE_LIMIT,
+            )
+        except OSError as exc:
+            raise SetupError("StartFailed", f"could not start {spec.argv[0]!r}: {exc}") from None
+        return LocalProcess(proc, log)
+
+    async def reap(self, pid: int, started_at: datetime | None) -> bool:
+        try:
+            process = psutil.Process(pid)
+            created = process.create_time()
+        except psutil.Error:
+            return False
+        if started_at is not None and abs(created - started_at.timestamp()) > 5:
+            return False  # the pid was reused by something else
+        _killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(psutil.Error):
+            process.kill()
+        return True
+
+
+def _write_file(step: FileStep) -> None:
+    try:
+        step.target.parent.mkdir(parents=True, exist_ok=True)
+        step.target.write_text(step.content, encoding="utf-8")
+        if step.mode:
+            step.target.chmod(parse_chmod(step.mode, step.target.stat().st_mode & 0o7777))
+    except (OSError, InvalidRunError) as exc:
+        raise SetupError("InitFailed", f"init file {step.target}: {exc}") from None
+
+
+def _copy(step: CopyStep) -> None:
+    if not step.source.exists():
+        raise SetupError("InitFailed", f"init artifacts: {step.source} does not exist")
+    try:
+        step.target.parent.mkdir(parents=True, exist_ok=True)
+        if step.source.is_dir():
+            shutil.copytree(step.source, step.target, dirs_exist_ok=True)
+        else:
+            shutil.copy2(step.source, step.target)
+    except OSError as exc:
+        raise SetupError("InitFailed", f"init artifacts: copying {step.source}: {exc}") from None
+
+
+async def _git(args: list[str], log: LogSink) -> tuple[int, list[str]]:
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
+    proc = await asyncio.create_subprocess_exec(
+        "git",
+        *args,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), _GIT_TIMEOUT)
+    except TimeoutError:
+        _killpg(proc.pid, signal.SIGKILL)
+        await proc.wait()
+        return -1, [f"git {args[0]} took longer than {_GIT_TIMEOUT:g}s"]
+    lines = [line for line in out.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    for line in lines:
+        log("agent", f"git: {line}")
+    return proc.returncode or 0, lines
+
+
+async def _clone(step: GitStep, log: LogSink) -> None:
+    if shutil.which("git") is None:
+        raise SetupError("GitCloneFailed", "init git: the git command is not installed")
+    log("agent", f"init: cloning {step.url}")
+    code, lines = await _git(["clone", *step.flags, step.url, str(step.target)], log)
+    if code != 0:
+        detail = lines[-1] if lines else f"git exited with code {code}"
+        raise SetupError("GitCloneFailed", f"could not clone {step.url}: {detail}")
+    if step.revision:
+        code, lines = await _git(["-C", str(step.target), "checkout", step.revision], log)
+        if code != 0:
+            detail = lines[-1] if lines else f"git exited with code {code}"
+            raise SetupError("GitCloneFailed", f"could not check out {step.revision}: {detail}")

@@ -1,0 +1,1 @@
+"""Pure execution rules: no I/O."""

@@ -1,0 +1,44 @@
+"""What a finished attempt reports: status, reason and message (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["LAST_LINES", "Verdict", "verdict"]
+
+LAST_LINES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: Literal["succeeded", "failed", "stopped"]
+    reason: str | None = None
+    message: str | None = None
+    exit_code: int | None = None
+
+
+def verdict(
+    exit_code: int | None,
+    *,
+    stopped: bool,
+    timed_out: bool,
+    timeout: float | None,
+    last_lines: Sequence[str],
+) -> Verdict:
+    """Stopped wins over a timeout, a timeout over the exit code."""
+    tail = "\n".join(list(last_lines)[-LAST_LINES:]) or None
+    if stopped:
+        return Verdict("stopped", "Stopped", "stopped on request", exit_code)
+    if timed_out:
+        return Verdict(
+            "failed", "Timeout", f"the run exceeded its timeout of {timeout:g}s", exit_code
+        )
+    if exit_code == 0:
+        return Verdict("succeeded", exit_code=0)
+    if exit_code is not None and exit_code < 0:
+        return Verdict(
+            "failed", "Killed", f"killed by signal {-exit_code}\n{tail or ''}".strip(), exit_code
+        )
+    return Verdict("failed", "ExitCode", tail or f"exited with code {exit_code}", exit_code)

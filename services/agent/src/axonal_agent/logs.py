@@ -1,0 +1,106 @@
+"""Streams an attempt's output lines: to ``<folder>/logs.txt`` and, in batches, to the bus.
+
+Batches (:class:`~axonal_events.logs.LogBatch`) go to ``ingest.logs.<run_uuid>`` with
+``Nats-Msg-Id`` = ``<run_uuid>:<attempt>:<first seq>``, flushed every ``interval`` seconds or
+at ``max_lines`` lines, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+import structlog
+from nats.js import JetStreamContext
+
+from axonal_agent.domain.outcome import LAST_LINES
+from axonal_events import Subjects
+from axonal_events.logs import LogBatch, LogRecord
+
+__all__ = ["LogStream"]
+
+log = structlog.get_logger(__name__)
+_MAX_PENDING = 50_000  # lines held while the bus is away; older ones stay in logs.txt only
+
+
+class LogStream:
+    """Collects lines (a :data:`~axonal_agent.ports.LogSink`) and publishes them in batches."""
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        subjects: Subjects,
+        run_uuid: str,
+        attempt: int,
+        file: Path,
+        *,
+        interval: float = 0.1,
+        max_lines: int = 200,
+    ) -> None:
+        self._js = js
+        self._subject = subjects.ingest(f"logs.{run_uuid}")
+        self.run_uuid, self.attempt = run_uuid, attempt
+        self._interval, self._max_lines = interval, max_lines
+        self._pending: list[LogRecord] = []
+        self._seq = 0
+        self._full = asyncio.Event()
+        self.last_lines: deque[str] = deque(maxlen=LAST_LINES)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = file.open("a", encoding="utf-8")
+        self._task: asyncio.Task[None] | None = None
+
+    def __call__(self, stream: str, line: str) -> None:
+        self._seq += 1
+        at = datetime.now(UTC)
+        self._pending.append(LogRecord(seq=self._seq, at=at, stream=stream, line=line))
+        self._file.write(f"{at.isoformat()} {stream} {line}\n")
+        if stream != "agent":
+            self.last_lines.append(line)
+        if len(self._pending) >= self._max_lines:
+            self._full.set()
+        if len(self._pending) > _MAX_PENDING:
+            del self._pending[: self._max_lines]
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name=f"logs-{self.run_uuid}")
+
+    async def close(self) -> None:
+        """Flush what is left and close the file."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for _ in range(3):
+            if await self.flush():
+                break
+        self._file.close()
+
+    async def flush(self) -> bool:
+        """Publish pending lines; ``False`` if the bus refused (they are kept for a retry)."""
+        self._file.flush()
+        while self._pending:
+            batch = self._pending[: self._max_lines]
+            payload = LogBatch(run_uuid=self.run_uuid, attempt=self.attempt, records=batch)
+            msg_id = f"{self.run_uuid}:{self.attempt}:{batch[0].seq}"  # retries store it once
+            try:
+                await self._js.publish(
+                    self._subject,
+                    payload.model_dump_json().encode(),
+                    headers={"Nats-Msg-Id": msg_id},
+                )
+            except Exception as exc:  # noqa: BLE001 - logs.txt keeps them; never fail the run
+                log.warning("logs.publish_failed", run_uuid=self.run_uuid, error=str(exc))
+                return False
+            del self._pending[: len(batch)]
+        return True
+
+    async def _loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._full.wait(), self._interval)
+            self._full.clear()
+            await self.flush()

@@ -1,0 +1,64 @@
+"""The executor port: how an agent prepares and runs one attempt, wherever it runs.
+
+The local executor (:mod:`axonal_agent.adapters.local`) runs processes on the agent's host;
+a Kubernetes executor implements the same protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from axonal_agent.domain.init_steps import InitStep
+
+__all__ = ["Executor", "LogSink", "Process", "ProcessSpec", "SetupError"]
+
+#: Receives each output line as it comes: ``(stream, line)``, stream being stdout, stderr or agent.
+LogSink = Callable[[str, str], None]
+
+
+class SetupError(Exception):
+    """An attempt could not start: ``reason`` is machine-readable, the message says why."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessSpec:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+
+
+class Process(Protocol):
+    """A started attempt."""
+
+    @property
+    def pid(self) -> int: ...
+
+    async def wait(self) -> int:
+        """The exit code (negative: killed by that signal), once every output line is read."""
+        ...
+
+    async def stop(self, grace: float) -> None:
+        """Ask it to end (SIGTERM), force it after ``grace`` seconds; returns once it is gone."""
+        ...
+
+
+class Executor(Protocol):
+    async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:
+        """Create ``folder`` and carry out the init steps; :class:`SetupError` on failure."""
+        ...
+
+    async def start(self, spec: ProcessSpec, log: LogSink) -> Process:
+        """Start the process, streaming its output to ``log``; :class:`SetupError` on failure."""
+        ...
+
+    async def reap(self, pid: int, started_at: datetime | None) -> bool:
+        """End what is left of a process of an earlier agent life; ``True`` if it was alive."""
+        ...

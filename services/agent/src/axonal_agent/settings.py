@@ -1,0 +1,54 @@
+"""Agent settings (env prefix ``AXONAL_AGENT_``); slots default to what the machine has."""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+from pathlib import Path
+
+import psutil
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from axonal_agent.domain.resources import Resources
+
+__all__ = ["AgentSettings"]
+
+
+def _default_root(leaf: str) -> Path:
+    home = os.environ.get("AXONAL_HOME")
+    return Path(home) / leaf if home else Path(tempfile.gettempdir()) / "axonal-agent" / leaf
+
+
+class AgentSettings(BaseSettings):
+    """``AXONAL_AGENT_NAME``, ``AXONAL_AGENT_QUEUES`` (JSON list), ``AXONAL_AGENT_CPU``..."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="AXONAL_AGENT_", extra="ignore", populate_by_name=True
+    )
+
+    name: str = Field(default_factory=socket.gethostname, min_length=1)
+    queues: list[str] = Field(default_factory=lambda: ["default"], min_length=1)
+    cpu: float = Field(default_factory=lambda: float(psutil.cpu_count() or 1), gt=0)
+    memory: float = Field(default_factory=lambda: float(psutil.virtual_memory().total), gt=0)
+    gpu: float = Field(default=0, ge=0)
+    work_root: Path = Field(default_factory=lambda: _default_root("runs"))
+    artifacts_root: Path = Field(
+        default_factory=lambda: _default_root("artifacts"),
+        description="Where relative init artifacts paths are read from.",
+    )
+    api_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("AXONAL_AGENT_API_URL", "AXONAL_API_URL"),
+        description="Given to runs as AXONAL_API_URL (the stack sets AXONAL_API_URL).",
+    )
+    stop_grace_seconds: float = Field(default=10.0, ge=0)
+    heartbeat_seconds: float = Field(default=10.0, gt=0)
+    slot_retry_seconds: float = Field(
+        default=1.0, gt=0, description="Delay before a run that does not fit is offered again."
+    )
+
+    @property
+    def slots(self) -> Resources:
+        return Resources(cpu=self.cpu, memory=self.memory, gpu=self.gpu)

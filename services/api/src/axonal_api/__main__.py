@@ -1,0 +1,26 @@
+"""``python -m axonal_api`` serves the api with uvicorn (NATS on the same event loop)."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from axonal_api.app import create_app
+from axonal_api.settings import ApiSettings
+from axonal_bus.log import configure_logging
+
+
+def main() -> None:
+    settings = ApiSettings()
+    configure_logging(settings.log_level, json=settings.log_json)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.api_host,
+        port=settings.api_port,
+        log_level=settings.log_level.lower(),
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+
+
+if __name__ == "__main__":
+    main()

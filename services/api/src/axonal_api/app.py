@@ -1,0 +1,63 @@
+"""Wiring only: settings -> NATS connection, ping responder, routes, error handlers."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import structlog
+from fastapi import Depends, FastAPI
+
+from axonal_api import VERSION
+from axonal_api.deps import authorize
+from axonal_api.errors import install_error_handlers
+from axonal_api.gateway import Gateway
+from axonal_api.idempotency import IdempotencyKeys
+from axonal_api.routes import health, projects, runs, stream
+from axonal_api.settings import ApiSettings
+from axonal_bus.broker import connect_nats, create_broker
+from axonal_bus.ping import serve_ping
+
+__all__ = ["create_app"]
+
+log = structlog.get_logger(__name__)
+
+
+def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> FastAPI:
+    """The api; its lifespan connects to NATS (skipped with ``connect=False``, for docs)."""
+    settings = settings or ApiSettings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if not connect:
+            yield
+            return
+        if settings.api_token is None:
+            log.warning("api.no_token", hint="set AXONAL_API_TOKEN to require a bearer token")
+        nc = await connect_nats(settings, name="axonal-api", max_reconnect_attempts=-1)
+        broker = create_broker(settings, service="api")
+        serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
+        await broker.start()
+        app.state.gateway = Gateway(nc, settings.subjects, timeout=settings.api_rpc_timeout)
+        log.info("api.started", nats=settings.nats_url, port=settings.api_port)
+        try:
+            yield
+        finally:
+            app.state.gateway = None
+            await broker.stop()
+            await nc.drain()
+
+    app = FastAPI(
+        title="Axonal API",
+        version=VERSION,
+        description="The platform over HTTP: every read is an RPC, every write a command.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.gateway = None
+    app.state.idempotency = IdempotencyKeys()
+    install_error_handlers(app)
+    app.include_router(health.router)
+    for module in (runs, stream, projects):
+        app.include_router(module.router, dependencies=[Depends(authorize)])
+    return app

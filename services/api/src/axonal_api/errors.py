@@ -1,0 +1,100 @@
+"""Every failure becomes ``{"code": ..., "message": ...}`` with a fitting status, never a trace."""
+
+from __future__ import annotations
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from axonal_api.gateway import CommandNotAcknowledged
+from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError
+
+__all__ = ["ApiError", "install_error_handlers", "remote_status"]
+
+log = structlog.get_logger(__name__)
+
+
+class ApiError(Exception):
+    """An error answered as is: ``status``, a stable ``code`` and a ``message`` for people."""
+
+    def __init__(
+        self, status: int, code: str, message: str, *, details: list[dict[str, str]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+def remote_status(exc: RemoteError) -> tuple[int, str]:
+    """The HTTP status and code of a service's error reply."""
+    message = exc.remote_message.lower()
+    if message.startswith("not found") or exc.code == "not_found":
+        return 404, "not_found"
+    if "already exists" in message or "conflict" in message:
+        return 409, "conflict"
+    if exc.code in {"rejected", "invalid_request"}:
+        return 400, exc.code
+    return 502, "upstream_error"
+
+
+def _body(
+    code: str, message: str, details: list[dict[str, str]] | None = None
+) -> dict[str, object]:
+    body: dict[str, object] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return body
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map API, bus, validation and unexpected errors to JSON answers."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(_body(exc.code, exc.message, exc.details), status_code=exc.status)
+
+    @app.exception_handler(RemoteError)
+    async def remote_error(_: Request, exc: RemoteError) -> JSONResponse:
+        status, code = remote_status(exc)
+        return JSONResponse(_body(code, exc.remote_message), status_code=status)
+
+    @app.exception_handler(RpcTimeoutError)
+    @app.exception_handler(NoRespondersError)
+    @app.exception_handler(CommandNotAcknowledged)
+    async def unavailable(_: Request, exc: Exception) -> JSONResponse:
+        message = f"{exc}; hint: check the platform with `axonal status`"
+        return JSONResponse(_body("unavailable", message), status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        details = [
+            {
+                "location": ".".join(str(p) for p in err.get("loc", ())),
+                "message": str(err.get("msg", "")),
+            }
+            for err in exc.errors()
+        ]
+        return JSONResponse(
+            _body("invalid_request", "the request is not valid", details), status_code=422
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, "http_error"
+        )
+        return JSONResponse(
+            _body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("api.failed", path=request.url.path, error_type=type(exc).__name__)
+        return JSONResponse(
+            _body("internal", "the api could not complete the request; its log has the details"),
+            status_code=500,
+        )

@@ -1,0 +1,56 @@
+"""HTTP request and response bodies (the bus payloads are reused where they fit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = ["ActionAccepted", "CreateRun", "ErrorBody", "ProblemOut", "RunCreated"]
+
+
+class CreateRun(BaseModel):
+    """A polyaxonfile (``content``) or several merged in order (``files``), presets, params."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = Field(default=None, description="One polyaxonfile (YAML or JSON text).")
+    files: list[str] = Field(default_factory=list, description="Polyaxonfiles, merged in order.")
+    presets: list[str] = Field(default_factory=list, description="Preset texts, applied after.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Input values (-P).")
+    queue: str | None = Field(default=None, description="Queue to run on (overrides the file).")
+    name: str | None = Field(default=None, max_length=256)
+
+    @model_validator(mode="after")
+    def _some_file(self) -> CreateRun:
+        if self.content is None and not self.files:
+            raise ValueError("give the polyaxonfile as `content` or `files`")
+        return self
+
+    def texts(self) -> list[str]:
+        return ([self.content] if self.content is not None else []) + self.files
+
+
+class RunCreated(BaseModel):
+    uuid: str
+    owner: str
+    project: str
+    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
+
+
+class ActionAccepted(BaseModel):
+    uuid: str
+    action: str
+    new_uuid: str | None = Field(default=None, description="The copy a restart creates.")
+
+
+class ProblemOut(BaseModel):
+    location: str
+    message: str
+    hint: str | None = None
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: list[dict[str, Any]] | None = None

@@ -1,0 +1,28 @@
+"""Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT`` + the bus's."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr, field_validator
+
+from axonal_bus.settings import BusSettings
+
+__all__ = ["ApiSettings"]
+
+
+class ApiSettings(BusSettings):
+    """The bus settings (``AXONAL_NATS_URL``, ``AXONAL_NAMESPACE``) plus the HTTP server's.
+
+    ``api_token`` unset means no authentication (a warning is logged at start-up).
+    """
+
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8000, ge=0, le=65535)
+    api_token: SecretStr | None = None
+    api_rpc_timeout: float = Field(default=5.0, gt=0, description="Seconds to wait for an RPC.")
+    log_level: str = "INFO"
+    log_json: bool | None = None
+
+    @field_validator("api_token", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return value or None

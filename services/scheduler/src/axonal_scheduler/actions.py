@@ -1,0 +1,85 @@
+"""Run actions: stop, approve, restart, resume, skip, delete; each one idempotent."""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+
+from axonal_events import DONE_STATUSES, RunStatus
+from axonal_events.commands import RunAction
+from axonal_scheduler import pipelines, store
+from axonal_scheduler.domain.statuses import NOT_STARTED
+from axonal_scheduler.engine import PIPELINE_KINDS, Engine
+from axonal_scheduler.store import Run
+
+__all__ = ["act"]
+
+S = RunStatus
+
+
+async def act(engine: Engine, action: RunAction) -> None:
+    run = await store.lock_run(engine.conn, action.run_uuid)
+    if run is None or run.deleted_at is not None:
+        return
+    if action.verb == "stop":
+        await engine.stop(run)
+    elif action.verb == "approve":
+        await _approve(engine, run)
+    elif action.verb == "restart":
+        await _restart(engine, run, action.new_run_uuid or uuidlib.uuid4().hex)
+    elif action.verb == "resume":
+        await _resume(engine, run)
+    elif action.verb == "skip":
+        if run.status in NOT_STARTED and run.status is not S.RETRYING:
+            await engine.set(run, S.SKIPPED, "Skipped", "skipped by a user")
+    elif action.verb == "delete":
+        await engine.stop(run)
+        await store.mark_deleted(engine.conn, run.uuid)
+
+
+async def _approve(engine: Engine, run: Run) -> None:
+    if run.is_approved:
+        return
+    run.is_approved = True
+    await store.update_run(engine.conn, run)
+    if run.status is not S.CREATED:
+        return
+    if run.pipeline_uuid:
+        await pipelines.advance(engine, run.pipeline_uuid)
+    else:
+        await engine.proceed(run)
+
+
+async def _restart(engine: Engine, run: Run, new_uuid: str) -> None:
+    if await store.get_run(engine.conn, new_uuid) is not None:
+        return
+    copy = Run(
+        uuid=new_uuid,
+        owner=run.owner,
+        project=run.project,
+        kind=run.kind,
+        status=S.CREATED,
+        compiled=run.compiled,
+        name=run.name,
+        queue=run.queue,
+        priority=run.priority,
+        content_hash=run.content_hash,
+        original_uuid=run.uuid,
+        inputs=run.inputs,
+        early_stopping=run.early_stopping,
+    )
+    await engine.create(copy)
+    if not run.compiled:  # a run that never compiled restarts as it ended
+        await engine.set(copy, S.FAILED, run.reason, run.message)
+        return
+    await engine.proceed(copy)
+
+
+async def _resume(engine: Engine, run: Run) -> None:
+    """A stopped or failed job runs again as the same run, with a new attempt."""
+    if run.status not in DONE_STATUSES - {S.SUCCEEDED} or run.kind in PIPELINE_KINDS:
+        return
+    if not run.compiled:
+        return
+    if await engine.set(run, S.RESUMING, "Resumed", None, force=True):
+        run.attempt += 1
+        await engine.proceed(run)

@@ -1,0 +1,119 @@
+"""Resolve a child run's late values: ``ref: ops.X`` params, matrix points, conditions.
+
+Pure: it reads the compiled operation and its upstreams' stored values, and renders the
+templates the compiler kept with :mod:`axonal_spec` (a sandbox, no I/O).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from axonal_spec import SpecError
+from axonal_spec.context import ParamInfo, build_context, build_globals
+from axonal_spec.rendering import render_available
+from axonal_spec.templates import render
+
+__all__ = ["Resolved", "UnresolvedError", "Upstream", "resolve"]
+
+
+class UnresolvedError(ValueError):
+    """A late value cannot be found or a template cannot be rendered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Upstream:
+    """What a ``ref: ops.X`` may read of op X."""
+
+    uuid: str
+    name: str | None
+    status: str
+    inputs: Mapping[str, Any]
+    outputs: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """The run to execute with its input values; ``skip`` when ``conditions`` is falsy."""
+
+    run: dict[str, Any]
+    inputs: dict[str, Any]
+    skip: bool
+
+
+def _read(ref: str, path: str | None, ops: Mapping[str, Upstream]) -> Any:
+    op_name = ref.removeprefix("ops.")
+    upstream = ops.get(op_name)
+    if upstream is None:
+        raise UnresolvedError(f"ref {ref}: no op named {op_name!r} ran in this DAG")
+    section, _, key = (path or "").partition(".")
+    sources: dict[str, Mapping[str, Any]] = {
+        "outputs": upstream.outputs,
+        "inputs": upstream.inputs,
+        "globals": {"uuid": upstream.uuid, "name": upstream.name, "status": upstream.status},
+    }
+    values = sources.get(section)
+    if values is None or key not in values:
+        raise UnresolvedError(f"ref {ref}: {op_name} has no value {path!r}")
+    return values[key]
+
+
+def _falsy(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("", "false", "0", "none", "no")
+    return not value
+
+
+def resolve(
+    compiled: Mapping[str, Any],
+    values: Mapping[str, Any],
+    ops: Mapping[str, Upstream],
+    *,
+    uuid: str,
+    owner: str,
+    project: str,
+    name: str | None,
+) -> Resolved:
+    """Fill deferred params from ``ops`` (and ``values``: matrix points), evaluate
+    ``conditions``, render the kept templates of the run. Raises :class:`UnresolvedError`."""
+    resolved = dict(values)
+    for deferred in compiled.get("deferred", []):
+        ref = deferred.get("ref")
+        if deferred.get("source") == "ref" and ref and str(ref).startswith("ops."):
+            resolved[deferred["name"]] = _read(str(ref), deferred.get("value"), ops)
+        elif deferred["name"] not in resolved:
+            raise UnresolvedError(f"param {deferred['name']!r} has no value")
+    declared = {io["name"] for io in [*compiled.get("inputs", []), *compiled.get("outputs", [])]}
+
+    def infos(section: str) -> list[ParamInfo]:
+        return [
+            ParamInfo(io["name"], resolved.get(io["name"], io.get("value")), io.get("type"))
+            for io in compiled.get(section, [])
+        ]
+
+    extra = {k: v for k, v in resolved.items() if k not in declared}
+    extra.update(compiled.get("context_params") or {})
+    try:
+        context = build_context(
+            run_globals=build_globals(uuid=uuid, project_name=project, owner_name=owner, name=name),
+            inputs=infos("inputs"),
+            outputs=infos("outputs"),
+            context_params=[ParamInfo(k, v, context_only=True) for k, v in extra.items()],
+        )
+        conditions = compiled.get("conditions")
+        if conditions and _falsy(render(conditions, context, location="conditions")):
+            return Resolved(run=dict(compiled["run"]), inputs=resolved, skip=True)
+        run = render_available(compiled["run"], context, set(), location="run")
+    except SpecError as exc:
+        raise UnresolvedError(str(exc)) from None
+    inputs = {io["name"]: resolved.get(io["name"], io.get("value")) for io in compiled["inputs"]}
+    return Resolved(run=run, inputs={**resolved, **inputs}, skip=False)
+
+
+def content_hash(compiled_hash: str, values: Mapping[str, Any]) -> str:
+    """The cache key of a child once its late values are known."""
+    canonical = json.dumps([compiled_hash, values], sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()

@@ -1,0 +1,179 @@
+"""Run progress inside one transaction: compile stage, queues, reports, stops, cascades."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from axonal_bus.outbox import enqueue
+from axonal_events import DONE_STATUSES, RunStatus, new_event
+from axonal_events.commands import ExecuteRun, StatusReport
+from axonal_scheduler import agents_store, pipelines, store
+from axonal_scheduler.domain.admission import Waiting, admit
+from axonal_scheduler.domain.env import env_values
+from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
+from axonal_scheduler.lifecycle import Tx, record_created, set_status
+from axonal_scheduler.settings import SchedulerSettings
+from axonal_scheduler.store import Run
+
+__all__ = ["PIPELINE_KINDS", "Engine"]
+
+log = structlog.get_logger(__name__)
+S = RunStatus
+PIPELINE_KINDS = frozenset({"dag", "matrix"})
+ADAPTIVE = frozenset({"bayes", "hyperband", "tpe", "hyperopt", "iterative"})
+
+
+def _queued_at(run: Run) -> datetime:
+    return run.queued_at or run.created_at or datetime.now(UTC)
+
+
+class Engine:
+    """The scheduler's decisions for one transaction; every change goes through ``set``."""
+
+    def __init__(self, tx: Tx, settings: SchedulerSettings) -> None:
+        self.tx, self.conn, self.settings = tx, tx.conn, settings
+
+    async def create(self, run: Run) -> bool:
+        return await record_created(self.tx, run)
+
+    async def set(
+        self,
+        run: Run,
+        status: RunStatus,
+        reason: str | None = None,
+        message: str | None = None,
+        *,
+        cascade: bool = True,
+        force: bool = False,
+    ) -> bool:
+        """Change the status; a done run frees its slot and moves its pipeline on."""
+        changed = await set_status(self.tx, run, status, reason, message, force=force)
+        if changed and cascade and status in DONE_STATUSES:
+            await self.after_done(run)
+        return changed
+
+    async def after_done(self, run: Run) -> None:
+        if run.kind not in PIPELINE_KINDS:
+            await self.admit(run.queue)
+        if run.pipeline_uuid:
+            await pipelines.on_child_done(self, run)
+
+    async def proceed(self, run: Run, *, cascade: bool = True) -> None:
+        """Take an approved ``created``/``resuming``/``retrying`` run as far as it goes now."""
+        if not run.is_approved and run.status is S.CREATED:
+            return
+        if run.kind in PIPELINE_KINDS:
+            await self.set(run, S.COMPILED)
+            await self._start_pipeline(run)
+            return
+        if await self._cache_hit(run, cascade=cascade):
+            return
+        if run.status is not S.RETRYING:
+            await self.set(run, S.COMPILED)
+        await self.set(run, S.QUEUED)
+        await self.admit(run.queue)
+
+    async def _start_pipeline(self, run: Run) -> None:
+        matrix = run.compiled.get("matrix") or {}
+        if run.kind == "matrix" and matrix.get("kind") in ADAPTIVE:
+            await self.set(run, S.QUEUED, "Adaptive", "waiting for the optimization service")
+            return
+        await self.set(run, S.RUNNING)
+        await pipelines.expand(self, run)
+        await pipelines.advance(self, run.uuid)
+
+    async def _cache_hit(self, run: Run, *, cascade: bool) -> bool:
+        cache = run.compiled.get("cache")
+        if not cache or cache.get("disable") or not run.content_hash:
+            return False
+        hit = await store.cached(self.conn, run.content_hash, run.uuid)
+        if hit is None:
+            return False
+        run.cache_hit_of, run.outputs = hit.uuid, dict(hit.outputs)
+        await self.set(run, S.COMPILED)
+        await self.set(run, S.SUCCEEDED, "CacheHit", f"cached by run {hit.uuid}", cascade=cascade)
+        return True
+
+    async def admit(self, queue: str) -> None:
+        """Schedule as many queued runs of ``queue`` as its free slots allow."""
+        await self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('queue:' || $1))", queue)
+        waiting = await store.queued(self.conn, queue)
+        if not waiting:
+            return
+        active = await store.count_in(self.conn, queue, [s.value for s in ACTIVE])
+        candidates = [Waiting(r.uuid, r.priority, _queued_at(r), r.seq) for r in waiting]
+        for uuid in admit(candidates, active=active, concurrency=self.settings.concurrency(queue)):
+            run = await store.lock_run(self.conn, uuid)
+            if run is not None and run.status is S.QUEUED:
+                await self.set(run, S.SCHEDULED)
+                await self._execute(run)
+
+    async def _execute(self, run: Run) -> None:
+        termination = run.compiled.get("termination") or {}
+        timeout = termination.get("timeout")
+        command = ExecuteRun(
+            run_uuid=run.uuid,
+            attempt=run.attempt,
+            owner=run.owner,
+            project=run.project,
+            name=run.name,
+            queue=run.queue,
+            run=run.compiled["run"],
+            inputs=run.inputs,
+            to_env=env_values(run.compiled.get("to_env") or {}, run.inputs),
+            timeout_seconds=float(timeout) if timeout else None,
+        )
+        event = new_event(command, source=self.tx.source, project=run.full_project)
+        await enqueue(
+            self.conn, self.tx.subjects, event, subject=self.tx.subjects.agent_queue(run.queue)
+        )
+
+    async def report(self, report: StatusReport) -> None:
+        """Apply an agent's report; late reports of other attempts or done runs are ignored."""
+        run = await store.lock_run(self.conn, report.run_uuid)
+        if run is None or run.attempt != report.attempt or run.status in DONE_STATUSES:
+            log.info(
+                "run.report_ignored",
+                run=report.run_uuid,
+                attempt=report.attempt,
+                status=report.status,
+                current=run.status if run else None,
+            )
+            return
+        await agents_store.set_agent(self.conn, run.uuid, report.agent)
+        if report.outputs:
+            run.outputs = {**run.outputs, **report.outputs}
+        message = report.message
+        if report.exit_code is not None and report.status is S.FAILED:
+            message = message or f"exit code {report.exit_code}"
+        if report.status is S.FAILED and run.status is not S.STOPPING and self._retries_left(run):
+            if await self.set(run, S.RETRYING, report.reason, message):
+                run.attempt += 1
+                await self.set(run, S.QUEUED, "Retry", f"attempt {run.attempt}")
+                await self.admit(run.queue)
+            return
+        await self.set(run, report.status, report.reason, message)
+
+    def _retries_left(self, run: Run) -> bool:
+        termination: dict[str, Any] = run.compiled.get("termination") or {}
+        return run.attempt <= int(termination.get("maxRetries") or 0)
+
+    async def stop(self, run: Run, reason: str = "Stopped", *, cascade: bool = True) -> None:
+        """Stop a run: at once if not started, else ``stopping`` (the agent or children end it)."""
+        if run.status in DONE_STATUSES:
+            return
+        if run.status in NOT_STARTED:
+            await self.set(run, S.STOPPED, reason, "stopped before it started", cascade=cascade)
+            if run.kind in PIPELINE_KINDS:
+                for child in await store.children(self.conn, run.uuid):
+                    await self.stop(child, cascade=False)
+            return
+        if run.status is not S.STOPPING:
+            await self.set(run, S.STOPPING, reason, None)
+        if run.kind in PIPELINE_KINDS:
+            for child in await store.children(self.conn, run.uuid):
+                await self.stop(child, cascade=False)
+            await pipelines.advance(self, run.uuid)

@@ -1,0 +1,110 @@
+"""Status changes: validate, write the run and its history, emit one event per transition."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import structlog
+
+from axonal_bus.outbox import enqueue
+from axonal_db import Connection
+from axonal_events import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged, Subjects, new_event
+from axonal_scheduler import store
+from axonal_scheduler.domain.statuses import RUNNING, can_transition
+from axonal_scheduler.store import Run
+
+__all__ = ["Tx", "record_created", "set_status"]
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class Tx:
+    """An open transaction and where its events go."""
+
+    conn: Connection
+    subjects: Subjects
+    source: str
+
+
+def _fact(
+    run: Run, status: RunStatus, previous: RunStatus | None, now: datetime
+) -> RunStatusChanged:
+    return RunStatusChanged(
+        run_uuid=run.uuid,
+        project=run.full_project,
+        name=run.name,
+        kind=run.kind,
+        pipeline_uuid=run.pipeline_uuid,
+        status=status,
+        previous_status=previous,
+        reason=run.reason,
+        message=run.message,
+        occurred_at=now,
+    )
+
+
+async def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> None:
+    await store.add_status(tx.conn, run.uuid, run.status, run.reason, run.message, now)
+    event = new_event(
+        _fact(run, run.status, previous, now), source=tx.source, project=run.full_project
+    )
+    await enqueue(tx.conn, tx.subjects, event)
+    if run.status in DONE_STATUSES:
+        finished = run.finished_at or now
+        duration = (finished - run.started_at).total_seconds() if run.started_at else None
+        done = RunDone(
+            run_uuid=run.uuid,
+            project=run.full_project,
+            name=run.name,
+            kind=run.kind,
+            pipeline_uuid=run.pipeline_uuid,
+            status=run.status,
+            started_at=run.started_at,
+            finished_at=finished,
+            duration_seconds=max(0.0, duration) if duration is not None else None,
+            outputs=dict(run.outputs),
+        )
+        await enqueue(
+            tx.conn, tx.subjects, new_event(done, source=tx.source, project=run.full_project)
+        )
+
+
+async def record_created(tx: Tx, run: Run) -> bool:
+    """Insert ``run`` as ``created`` with its event; ``False`` if the uuid exists."""
+    now = datetime.now(UTC)
+    run.status, run.created_at = RunStatus.CREATED, now
+    if not await store.insert_run(tx.conn, run):
+        return False
+    await _emit(tx, run, None, now)
+    return True
+
+
+async def set_status(
+    tx: Tx,
+    run: Run,
+    status: RunStatus,
+    reason: str | None = None,
+    message: str | None = None,
+    *,
+    force: bool = False,
+) -> bool:
+    """Move ``run`` to ``status`` if the status machine allows it; ``False`` otherwise."""
+    if not can_transition(run.status, status, force=force):
+        log.info("run.transition_ignored", run=run.uuid, current=run.status, new=status)
+        return False
+    now = datetime.now(UTC)
+    previous = run.status
+    run.status, run.reason, run.message = status, reason, message
+    if status in RUNNING and run.started_at is None:
+        run.started_at = now
+    if status is RunStatus.QUEUED:
+        run.queued_at = now
+    if status is RunStatus.RESUMING:
+        run.finished_at = None
+    if status in DONE_STATUSES and run.finished_at is None:
+        run.finished_at = now
+    await store.update_run(tx.conn, run)
+    await _emit(tx, run, previous, now)
+    return True

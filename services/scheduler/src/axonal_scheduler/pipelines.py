@@ -1,0 +1,163 @@
+"""DAGs and matrices: children runs, trigger policies, concurrency, early stopping, status."""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+from typing import TYPE_CHECKING, Any
+
+from axonal_events import DONE_STATUSES, RunStatus
+from axonal_scheduler import store
+from axonal_scheduler.domain.early_stopping import should_stop
+from axonal_scheduler.domain.pipeline import pipeline_status
+from axonal_scheduler.domain.resolve import UnresolvedError, Upstream, content_hash, resolve
+from axonal_scheduler.domain.triggers import Decision, decide
+from axonal_scheduler.store import Run
+
+if TYPE_CHECKING:
+    from axonal_scheduler.engine import Engine
+
+__all__ = ["advance", "expand", "on_child_done"]
+
+S = RunStatus
+
+
+def _child_uuid(parent: str, key: str) -> str:
+    return uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"axonal:{parent}:{key}").hex
+
+
+def _child(parent: Run, key: str, compiled: dict[str, Any], inputs: dict[str, Any]) -> Run:
+    matrix = compiled.get("matrix")
+    return Run(
+        uuid=_child_uuid(parent.uuid, key),
+        owner=parent.owner,
+        project=parent.project,
+        kind="matrix" if matrix else str(compiled["run_kind"]),
+        status=S.CREATED,
+        compiled=compiled,
+        name=compiled.get("name") or (f"{parent.name}-{key}" if parent.name else key),
+        op_name=key,
+        queue=compiled.get("queue") or parent.queue,
+        content_hash=compiled.get("content_hash"),
+        pipeline_uuid=parent.uuid,
+        is_approved=bool(compiled.get("is_approved", True)),
+        inputs=inputs,
+    )
+
+
+async def expand(engine: Engine, parent: Run) -> None:
+    """Create the children of a DAG (one per op) or a matrix (one per point), ``created``."""
+    compiled = parent.compiled
+    if parent.kind == "dag":
+        for op in compiled.get("operations") or []:
+            values = {io["name"]: io["value"] for io in op.get("inputs", [])}
+            await engine.create(_child(parent, op["name"], op, values))
+        return
+    template = {**compiled, "matrix": None}
+    for index, point in enumerate((compiled.get("matrix") or {}).get("points") or []):
+        values = {io["name"]: io["value"] for io in compiled.get("inputs", [])}
+        child = _child(parent, str(index), template, {**values, **point})
+        child.name = f"{parent.name}-{index}" if parent.name else None
+        await engine.create(child)
+
+
+def _concurrency(parent: Run) -> int | None:
+    if parent.kind == "matrix":
+        value = (parent.compiled.get("matrix") or {}).get("concurrency")
+    else:
+        value = parent.compiled.get("run", {}).get("concurrency")
+    return int(value) if value else None
+
+
+def _upstream(parent: Run, child: Run) -> list[str]:
+    return list((parent.compiled.get("upstream") or {}).get(child.op_name or "", []))
+
+
+async def on_child_done(engine: Engine, child: Run) -> None:
+    """A child finished: apply early stopping, then move the pipeline on."""
+    parent = await store.lock_run(engine.conn, child.pipeline_uuid or "")
+    if parent is None or parent.status in DONE_STATUSES:
+        return
+    if parent.early_stopping and parent.status is not S.STOPPING:
+        kids = await store.children(engine.conn, parent.uuid)
+        reason = should_stop(parent.early_stopping, [k.status for k in kids], child.outputs)
+        if reason is not None:
+            await engine.stop(parent, reason)
+            return
+    await advance(engine, parent.uuid)
+
+
+async def advance(engine: Engine, pipeline_uuid: str) -> None:
+    """Start, skip or fail every waiting child that can move; finish the pipeline when done."""
+    parent = await store.lock_run(engine.conn, pipeline_uuid)
+    if parent is None or parent.status in DONE_STATUSES:
+        return
+    while await _step(engine, parent):
+        pass
+    kids = await store.children(engine.conn, parent.uuid)
+    stopping = parent.reason if parent.status is S.STOPPING else None
+    final = pipeline_status([k.status for k in kids], stopping_reason=stopping)
+    if final is not None:
+        await engine.set(parent, final, parent.reason if stopping else None)
+
+
+async def _step(engine: Engine, parent: Run) -> bool:
+    """One pass over the waiting children; ``True`` if any of them moved."""
+    kids = await store.children(engine.conn, parent.uuid)
+    by_name = {k.op_name: k for k in kids if k.op_name}
+    limit = _concurrency(parent)
+    active = sum(1 for k in kids if k.status not in DONE_STATUSES and k.status is not S.CREATED)
+    for kid in kids:
+        if kid.status is not S.CREATED or not kid.is_approved:
+            continue
+        if parent.status is S.STOPPING:
+            await engine.set(kid, S.STOPPED, "Stopped", "the pipeline is stopping", cascade=False)
+            return True
+        names = _upstream(parent, kid)
+        upstream = [by_name[n].status for n in names if n in by_name]
+        compiled = kid.compiled
+        decision = decide(
+            compiled.get("trigger"),
+            upstream,
+            skip_on_upstream_skip=bool(compiled.get("skip_on_upstream_skip")),
+        )
+        if decision is Decision.WAIT:
+            continue
+        if decision is not Decision.START:
+            await engine.set(kid, S(decision.value), "UpstreamStatus", None, cascade=False)
+            return True
+        if limit is not None and active >= limit:
+            return False
+        await _start(engine, parent, kid, {n: by_name[n] for n in names if n in by_name})
+        return True
+    return False
+
+
+async def _start(engine: Engine, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
+    if kid.kind == "matrix":
+        await engine.proceed(kid, cascade=False)
+        return
+    upstream = {
+        name: Upstream(r.uuid, r.name, r.status.value, r.inputs, r.outputs)
+        for name, r in ops.items()
+    }
+    try:
+        resolved = resolve(
+            kid.compiled,
+            kid.inputs,
+            upstream,
+            uuid=kid.uuid,
+            owner=kid.owner,
+            project=kid.project,
+            name=kid.name,
+        )
+    except UnresolvedError as exc:
+        await engine.set(kid, S.FAILED, "ResolutionError", str(exc), cascade=False)
+        return
+    if resolved.skip:
+        await engine.set(kid, S.SKIPPED, "ConditionsNotMet", "conditions are false", cascade=False)
+        return
+    if kid.compiled.get("deferred") and kid.content_hash:  # the cache key covers ref values
+        kid.content_hash = content_hash(kid.content_hash, resolved.inputs)
+    kid.inputs = resolved.inputs
+    kid.compiled = {**kid.compiled, "run": resolved.run, "deferred": []}
+    await engine.proceed(kid, cascade=False)

@@ -1,0 +1,287 @@
+"""SQL for the scheduler schema only: runs, their status history, their logs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from axonal_db import Connection
+from axonal_events import RunStatus
+from axonal_events.logs import LogBatch
+from axonal_events.runs import LogLine, StatusChange
+
+__all__ = ["Run", "children", "get_run", "insert_run", "lock_run", "update_run"]
+
+_COLUMNS = (
+    "uuid, seq, owner, project, name, op_name, kind, status, reason, message, queue, priority, "
+    "compiled::text AS compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
+    "is_approved, inputs::text AS inputs, outputs::text AS outputs, cache_hit_of, "
+    "early_stopping::text AS early_stopping, created_at, queued_at, started_at, finished_at, "
+    "deleted_at"
+)
+_JSON = ("compiled", "inputs", "outputs", "early_stopping")
+
+
+@dataclass
+class Run:
+    """One row of ``runs``; ``compiled`` is the CompiledOperation as JSON data."""
+
+    uuid: str
+    owner: str
+    project: str
+    kind: str
+    status: RunStatus
+    compiled: dict[str, Any]
+    name: str | None = None
+    op_name: str | None = None
+    reason: str | None = None
+    message: str | None = None
+    queue: str = "default"
+    priority: int = 0
+    content_hash: str | None = None
+    pipeline_uuid: str | None = None
+    original_uuid: str | None = None
+    attempt: int = 1
+    is_approved: bool = True
+    inputs: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    cache_hit_of: str | None = None
+    early_stopping: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0
+    created_at: datetime | None = None
+    queued_at: datetime | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    deleted_at: datetime | None = None
+
+    @property
+    def full_project(self) -> str:
+        return f"{self.owner}/{self.project}"
+
+
+def _run(row: Any) -> Run:
+    values = dict(row)
+    for key in _JSON:
+        values[key] = json.loads(values[key])
+    values["status"] = RunStatus(values["status"])
+    return Run(**values)
+
+
+async def insert_run(conn: Connection, run: Run) -> bool:
+    """Insert ``run`` (status ``created``); ``False`` if its uuid exists already."""
+    row = await conn.fetchval(
+        "INSERT INTO runs (uuid, owner, project, name, op_name, kind, status, reason, message, "
+        "queue, priority, compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
+        "is_approved, inputs, outputs, early_stopping, created_at) VALUES ($1, $2, $3, $4, $5, "
+        "$6, $7, $8, $9, $10, $11, $12::text::jsonb, $13, $14, $15, $16, $17, "
+        "$18::text::jsonb, '{}', $19::text::jsonb, $20) ON CONFLICT (uuid) DO NOTHING "
+        "RETURNING true",
+        run.uuid,
+        run.owner,
+        run.project,
+        run.name,
+        run.op_name,
+        run.kind,
+        run.status.value,
+        run.reason,
+        run.message,
+        run.queue,
+        run.priority,
+        json.dumps(run.compiled),
+        run.content_hash,
+        run.pipeline_uuid,
+        run.original_uuid,
+        run.attempt,
+        run.is_approved,
+        json.dumps(run.inputs),
+        json.dumps(run.early_stopping),
+        run.created_at,
+    )
+    return bool(row)
+
+
+async def get_run(conn: Connection, uuid: str, *, lock: bool = False) -> Run | None:
+    suffix = " FOR UPDATE" if lock else ""
+    row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM runs WHERE uuid = $1{suffix}", uuid)  # noqa: S608
+    return _run(row) if row else None
+
+
+async def lock_run(conn: Connection, uuid: str) -> Run | None:
+    """The run, locked for the rest of the transaction."""
+    return await get_run(conn, uuid, lock=True)
+
+
+async def update_run(conn: Connection, run: Run) -> None:
+    """Write back the mutable columns of ``run``."""
+    await conn.execute(
+        "UPDATE runs SET status = $2, reason = $3, message = $4, attempt = $5, "
+        "is_approved = $6, inputs = $7::text::jsonb, outputs = $8::text::jsonb, "
+        "compiled = $9::text::jsonb, queued_at = $10, started_at = $11, finished_at = $12, "
+        "cache_hit_of = $13, deleted_at = $14, content_hash = $15 WHERE uuid = $1",
+        run.uuid,
+        run.status.value,
+        run.reason,
+        run.message,
+        run.attempt,
+        run.is_approved,
+        json.dumps(run.inputs),
+        json.dumps(run.outputs),
+        json.dumps(run.compiled),
+        run.queued_at,
+        run.started_at,
+        run.finished_at,
+        run.cache_hit_of,
+        run.deleted_at,
+        run.content_hash,
+    )
+
+
+async def mark_deleted(conn: Connection, uuid: str) -> None:
+    """Hide a run and its children from reads (idempotent)."""
+    await conn.execute(
+        "UPDATE runs SET deleted_at = coalesce(deleted_at, now()) "
+        "WHERE uuid = $1 OR pipeline_uuid = $1",
+        uuid,
+    )
+
+
+async def children(conn: Connection, pipeline_uuid: str) -> list[Run]:
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM runs WHERE pipeline_uuid = $1 ORDER BY seq",  # noqa: S608
+        pipeline_uuid,
+    )
+    return [_run(row) for row in rows]
+
+
+async def add_status(
+    conn: Connection,
+    uuid: str,
+    status: RunStatus,
+    reason: str | None,
+    message: str | None,
+    at: datetime,
+) -> None:
+    await conn.execute(
+        "INSERT INTO run_statuses (run_uuid, status, reason, message, at) "
+        "VALUES ($1, $2, $3, $4, $5)",
+        uuid,
+        status.value,
+        reason,
+        message,
+        at,
+    )
+
+
+async def statuses(conn: Connection, uuid: str) -> list[StatusChange]:
+    rows = await conn.fetch(
+        "SELECT status, reason, message, at FROM run_statuses WHERE run_uuid = $1 ORDER BY id",
+        uuid,
+    )
+    return [StatusChange.model_validate(dict(row)) for row in rows]
+
+
+async def queued(conn: Connection, queue: str) -> list[Run]:
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM runs WHERE queue = $1 AND status = 'queued' "  # noqa: S608
+        "AND kind NOT IN ('dag', 'matrix') ORDER BY seq",
+        queue,
+    )
+    return [_run(row) for row in rows]
+
+
+async def count_in(conn: Connection, queue: str, statuses: list[str]) -> int:
+    value = await conn.fetchval(
+        "SELECT count(*) FROM runs WHERE queue = $1 AND status = ANY($2::text[]) "
+        "AND kind NOT IN ('dag', 'matrix')",
+        queue,
+        statuses,
+    )
+    return int(value or 0)
+
+
+async def cached(conn: Connection, content_hash: str, uuid: str) -> Run | None:
+    row = await conn.fetchrow(
+        f"SELECT {_COLUMNS} FROM runs WHERE content_hash = $1 AND status = 'succeeded' "  # noqa: S608
+        "AND uuid <> $2 AND deleted_at IS NULL ORDER BY finished_at DESC LIMIT 1",
+        content_hash,
+        uuid,
+    )
+    return _run(row) if row else None
+
+
+async def list_runs(
+    conn: Connection,
+    owner: str,
+    project: str,
+    status: str | None,
+    pipeline_uuid: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Run], int, dict[str, int]]:
+    """A page of runs, newest first, with the total and each run's number of children."""
+    where = (
+        "owner = $1 AND project = $2 AND deleted_at IS NULL AND ($3::text IS NULL OR status = $3) "
+        "AND ($4::text IS NULL OR pipeline_uuid = $4)"
+    )
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM runs WHERE {where} "  # noqa: S608
+        "ORDER BY created_at DESC, seq DESC LIMIT $5 OFFSET $6",
+        owner,
+        project,
+        status,
+        pipeline_uuid,
+        limit,
+        offset,
+    )
+    total = await conn.fetchval(
+        f"SELECT count(*) FROM runs WHERE {where}",  # noqa: S608 - constant SQL fragments
+        owner,
+        project,
+        status,
+        pipeline_uuid,
+    )
+    runs = [_run(row) for row in rows]
+    counts = await child_counts(conn, [r.uuid for r in runs])
+    return runs, int(total or 0), counts
+
+
+async def child_counts(conn: Connection, uuids: list[str]) -> dict[str, int]:
+    rows = await conn.fetch(
+        "SELECT pipeline_uuid, count(*) AS n FROM runs WHERE pipeline_uuid = ANY($1::text[]) "
+        "GROUP BY pipeline_uuid",
+        uuids,
+    )
+    return {row["pipeline_uuid"]: int(row["n"]) for row in rows}
+
+
+async def insert_logs(conn: Connection, batch: LogBatch) -> None:
+    """One multi-row insert; lines already stored (a redelivery) are skipped."""
+    if not batch.records:
+        return
+    await conn.execute(
+        "INSERT INTO run_logs (run_uuid, attempt, seq, at, stream, line) "
+        "SELECT $1, $2, r.seq, r.at, r.stream, r.line FROM unnest($3::int[], "
+        "$4::timestamptz[], $5::text[], $6::text[]) AS r(seq, at, stream, line) "
+        "ON CONFLICT DO NOTHING",
+        batch.run_uuid,
+        batch.attempt,
+        [r.seq for r in batch.records],
+        [r.at for r in batch.records],
+        [r.stream for r in batch.records],
+        [r.line for r in batch.records],
+    )
+
+
+async def read_logs(conn: Connection, uuid: str, after: int, limit: int) -> list[LogLine]:
+    """Lines of every attempt in order; ``seq`` numbers them across attempts from 1."""
+    rows = await conn.fetch(
+        "SELECT seq, at, stream, line FROM (SELECT row_number() OVER "
+        "(ORDER BY attempt, seq) AS seq, at, stream, line FROM run_logs WHERE run_uuid = $1) l "
+        "WHERE seq > $2 ORDER BY seq LIMIT $3",
+        uuid,
+        after,
+        limit,
+    )
+    return [LogLine.model_validate(dict(row)) for row in rows]

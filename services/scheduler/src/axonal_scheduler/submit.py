@@ -1,0 +1,72 @@
+"""Compile a submitted polyaxonfile into a run (or a run failed with the compile problems)."""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+from typing import Any
+
+from axonal_events import RunStatus
+from axonal_events.commands import SubmitRun
+from axonal_scheduler import store
+from axonal_scheduler.domain.env import env_names, op_env_names
+from axonal_scheduler.engine import Engine
+from axonal_scheduler.store import Run
+from axonal_spec import CompileOptions, SpecError, compile_operation, compose, load
+
+__all__ = ["submit"]
+
+
+def _hex(run_uuid: str) -> str:
+    try:
+        return uuidlib.UUID(run_uuid).hex
+    except ValueError:
+        return run_uuid
+
+
+def _early_stopping(doc_data: dict[str, Any], compiled: dict[str, Any]) -> list[dict[str, Any]]:
+    matrix = doc_data.get("matrix") or {}
+    found = matrix.get("earlyStopping") or compiled["run"].get("earlyStopping") or []
+    return [dict(item) for item in found if isinstance(item, dict)]
+
+
+async def submit(engine: Engine, cmd: SubmitRun) -> None:
+    """Create the run of ``cmd`` once; a repeated ``run_uuid`` does nothing."""
+    if await store.get_run(engine.conn, cmd.run_uuid) is not None:
+        return
+    base = Run(
+        uuid=cmd.run_uuid,
+        owner=cmd.owner,
+        project=cmd.project,
+        kind="job",
+        status=RunStatus.CREATED,
+        compiled={},
+        name=cmd.name,
+        queue=cmd.queue or "default",
+    )
+    try:
+        docs = [load(text) for text in cmd.files]
+        presets = [load(text) for text in cmd.presets]
+        doc = compose(docs, presets=presets) if len(docs) > 1 or presets else docs[0]
+        options = CompileOptions(
+            params=cmd.params, uuid=_hex(cmd.run_uuid), project=cmd.project, owner=cmd.owner
+        )
+        compiled = compile_operation(doc, options).model_dump(mode="json")
+    except SpecError as exc:
+        await engine.create(base)
+        await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
+        return
+    base.compiled = compiled
+    base.kind = "matrix" if compiled.get("matrix") else str(compiled["run_kind"])
+    base.name = cmd.name or compiled.get("name")
+    base.queue = cmd.queue or compiled.get("queue") or "default"
+    base.content_hash = compiled.get("content_hash")
+    base.is_approved = bool(compiled.get("is_approved", True))
+    base.inputs = {io["name"]: io["value"] for io in compiled.get("inputs", [])}
+    data = dict(doc.to_dict())
+    base.early_stopping = _early_stopping(data, compiled)
+    compiled["to_env"] = env_names(data)
+    by_op = op_env_names(data)
+    for op in compiled.get("operations") or []:
+        op["to_env"] = by_op.get(op["name"], {})
+    await engine.create(base)
+    await engine.proceed(base)

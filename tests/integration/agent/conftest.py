@@ -1,0 +1,189 @@
+"""An agent running in-process on a real bus and database, plus what it reports."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest_asyncio
+from nats.aio.client import Client
+from nats.js.api import ConsumerConfig
+
+from axonal_agent.app import build_agent_app
+from axonal_agent.settings import AgentSettings
+from axonal_bus.errors import AxonalError
+from axonal_bus.outbox import event_headers
+from axonal_bus.ping import ping
+from axonal_bus.service import ServiceSettings
+from axonal_bus.settings import BusSettings
+from axonal_events import CATALOG, StreamKind, new_event
+from axonal_events.commands import COMMANDS, ExecuteRun, StatusReport
+from axonal_events.logs import LogBatch
+from axonal_testing.waiting import wait_for
+
+
+@dataclass
+class Observed:
+    """Status reports and log batches seen on the bus, and heartbeats."""
+
+    reports: list[StatusReport] = field(default_factory=list)
+    batches: list[LogBatch] = field(default_factory=list)
+    heartbeats: list[Any] = field(default_factory=list)
+
+    def statuses(self, run_uuid: str) -> list[str]:
+        return [r.status.value for r in self.reports if r.run_uuid == run_uuid]
+
+    def final(self, run_uuid: str) -> StatusReport | None:
+        done = [
+            r
+            for r in self.reports
+            if r.run_uuid == run_uuid and r.status.value in {"succeeded", "failed", "stopped"}
+        ]
+        return done[-1] if done else None
+
+    def lines(self, run_uuid: str) -> list[str]:
+        return [rec.line for b in self.batches if b.run_uuid == run_uuid for rec in b.records]
+
+    async def wait_final(self, run_uuid: str, timeout: float = 20) -> StatusReport:
+        return await wait_for(
+            lambda: self.final(run_uuid), timeout=timeout, message=f"final report of {run_uuid}"
+        )
+
+
+@pytest_asyncio.fixture
+async def observed(bus_settings: BusSettings, nats_client: Client) -> AsyncIterator[Observed]:
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    seen = Observed()
+    reports = await js.pull_subscribe(
+        subjects.command("scheduler", "report"),
+        durable="scheduler",
+        stream=subjects.stream_name(StreamKind.COMMANDS),
+        config=ConsumerConfig(ack_wait=30),
+    )
+
+    async def on_log(msg: Any) -> None:
+        seen.batches.append(LogBatch.model_validate_json(msg.data))
+
+    async def on_heartbeat(msg: Any) -> None:
+        seen.heartbeats.append(CATALOG.decode(msg.data).data)
+
+    logs = await nats_client.subscribe(subjects.ingest("logs.>"), cb=on_log)
+    beats = await nats_client.subscribe(subjects.event("agent.heartbeat"), cb=on_heartbeat)
+
+    async def pull() -> None:
+        while True:
+            try:
+                msgs = await reports.fetch(16, timeout=0.5)
+            except TimeoutError:
+                continue
+            except Exception:
+                await asyncio.sleep(0.1)
+                continue
+            for msg in msgs:
+                seen.reports.append(COMMANDS.decode(msg.data).data)  # type: ignore[arg-type]
+                await msg.ack()
+
+    task = asyncio.create_task(pull())
+    try:
+        yield seen
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        for sub in (logs, beats):
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+
+@dataclass
+class AgentHandle:
+    settings: AgentSettings
+    service: ServiceSettings
+    stop: Callable[[], Any]
+
+
+@pytest_asyncio.fixture
+async def start_agent(bus_settings, database_url, nats_client, tmp_path):
+    running: list[tuple[Any, asyncio.Task[Any]]] = []
+
+    async def start(**overrides: Any) -> AgentHandle:
+        service = ServiceSettings(
+            nats_url=bus_settings.nats_url,
+            namespace=bus_settings.namespace,
+            database_url=database_url,
+            log_json=True,
+        )
+        values: dict[str, Any] = {
+            "name": f"agent-{uuid.uuid4().hex[:8]}",
+            "queues": ["default"],
+            "cpu": 4,
+            "memory": 8 * 2**30,
+            "gpu": 0,
+            "work_root": tmp_path / "runs",
+            "artifacts_root": tmp_path / "artifacts",
+            "stop_grace_seconds": 2.0,
+            "heartbeat_seconds": 0.5,
+            "slot_retry_seconds": 0.2,
+        }
+        values.update(overrides)
+        settings = AgentSettings(**values)
+        app = build_agent_app(service, settings)
+        task = asyncio.create_task(app.run())
+        entry = (app, task)
+        running.append(entry)
+
+        async def healthy() -> bool:
+            try:
+                return (await ping(nats_client, service.subjects, "agent", 0.5)).status == "ok"
+            except AxonalError:
+                return False
+
+        await wait_for(healthy, timeout=30, message="agent answers ping")
+
+        async def stop() -> None:
+            app.exit()
+            await asyncio.wait_for(task, 30)
+            running.remove(entry)
+
+        return AgentHandle(settings, service, stop)
+
+    yield start
+    for app, task in list(running):
+        app.exit()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 30)
+
+
+@pytest_asyncio.fixture
+async def execute(nats_client: Client, bus_settings: BusSettings):
+    """Publish an ExecuteRun command as the scheduler would; returns the run uuid."""
+
+    async def publish(
+        run: dict[str, Any],
+        *,
+        run_uuid: str | None = None,
+        attempt: int = 1,
+        queue: str = "default",
+        **fields: Any,
+    ) -> str:
+        run_uuid = run_uuid or uuid.uuid4().hex
+        command = ExecuteRun(
+            run_uuid=run_uuid,
+            attempt=attempt,
+            owner="acme",
+            project="vision",
+            queue=queue,
+            run=run,
+            **fields,
+        )
+        event = new_event(command, source="/tests/scheduler", project="acme/vision")
+        await nats_client.jetstream().publish(
+            bus_settings.subjects.agent_queue(queue), event.to_json(), headers=event_headers(event)
+        )
+        return run_uuid
+
+    return publish

@@ -1,0 +1,78 @@
+"""The committed OpenAPI document is current, and the api honours it (schemathesis)."""
+
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from axonal_api.app import create_app
+from axonal_api.openapi import openapi_document, render
+from axonal_api.settings import ApiSettings
+from axonal_testing.api_fakes import FakePlatform, api_in_thread
+
+COMMITTED = Path(__file__).parents[3] / "docs" / "openapi.json"
+
+
+def test_committed_openapi_document_is_current():
+    assert COMMITTED.read_text() == render(), (
+        "docs/openapi.json is stale: run "
+        "`.venv/bin/python -m axonal_api.openapi > docs/openapi.json` and commit the result"
+    )
+
+
+def test_document_covers_the_runs_and_projects_api():
+    paths = openapi_document()["paths"]
+    runs = "/api/v1/{owner}/{project}/runs"
+    for path in (
+        runs,
+        f"{runs}/{{run_uuid}}",
+        f"{runs}/{{run_uuid}}/statuses",
+        f"{runs}/{{run_uuid}}/logs",
+        f"{runs}/{{run_uuid}}/logs/stream",
+        f"{runs}/{{run_uuid}}/{{verb}}",
+        "/api/v1/projects",
+        "/healthz",
+    ):
+        assert path in paths, path
+
+
+@pytest.fixture
+def api_url(bus_settings):
+    platform = FakePlatform()
+    platform.add_run(owner="acme", project="demo")
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_rpc_timeout=1.0
+    )
+    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+        yield url
+
+
+schema = schemathesis.openapi.from_path(COMMITTED)
+
+
+def not_a_server_error(ctx, response, case):
+    """No 5xx except 503 (a service is unavailable, and the answer says so)."""
+    if response.status_code >= 500 and response.status_code != 503:
+        raise AssertionError(f"{response.status_code}: {response.text[:500]}")
+
+
+@schema.parametrize()
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_openapi_document(case, api_url):
+    # Generated uuids name no run, so a stream answers 404 at once rather than staying open.
+    case.call_and_validate(
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_schema_conformance,
+        ],
+        base_url=api_url,
+        timeout=10,
+    )

@@ -1,0 +1,170 @@
+"""The scheduler in-process on a real NATS and PostgreSQL, with a small fake agent."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest_asyncio
+from nats.js.api import ConsumerConfig
+
+from axonal_bus import rpc
+from axonal_bus.errors import AxonalError
+from axonal_bus.outbox import event_headers
+from axonal_bus.ping import ping
+from axonal_bus.service import ServiceSettings, build_app
+from axonal_events import EventData, StreamKind, new_event
+from axonal_events.commands import COMMANDS, ExecuteRun, RunAction, StatusReport, SubmitRun
+from axonal_events.runs import GetRun, ListRuns, RunInfo, RunList
+from axonal_scheduler.app import DEFINITION
+from axonal_testing.bus import read_stream
+from axonal_testing.waiting import wait_for
+
+Script = Callable[[ExecuteRun], list[tuple[str, dict[str, Any]]]]
+
+
+class FakeAgent:
+    """Pulls ExecuteRun from queues; replies with the reports its ``script`` returns."""
+
+    def __init__(self, nc: Any, settings: ServiceSettings) -> None:
+        self.nc, self.js, self.settings = nc, nc.jetstream(), settings
+        self.subjects = settings.subjects
+        self.received: list[ExecuteRun] = []
+        self.script: Script | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, queue: str) -> None:
+        sub = await self.js.pull_subscribe(
+            self.subjects.agent_queue(queue),
+            durable=f"agent-{queue}",
+            stream=self.subjects.stream_name(StreamKind.COMMANDS),
+            config=ConsumerConfig(ack_wait=30),
+        )
+        self.tasks.append(asyncio.create_task(self._loop(sub)))
+
+    async def _loop(self, sub: Any) -> None:
+        while True:
+            try:
+                msgs = await sub.fetch(10, timeout=1)
+            except TimeoutError:
+                continue
+            except Exception:
+                await asyncio.sleep(0.05)
+                continue
+            for msg in msgs:
+                cmd = COMMANDS.decode(msg.data).data
+                assert isinstance(cmd, ExecuteRun)
+                self.received.append(cmd)
+                await msg.ack()
+                if self.script is not None:
+                    for status, extra in self.script(cmd):
+                        await self.report(cmd.run_uuid, cmd.attempt, status, **extra)
+
+    async def report(self, run_uuid: str, attempt: int, status: str, **extra: Any) -> None:
+        report = StatusReport(
+            run_uuid=run_uuid, attempt=attempt, agent="fake", status=status, **extra
+        )
+        await send(self.js, self.subjects.command("scheduler", "report"), report)
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def send(js: Any, subject: str, data: EventData) -> None:
+    event = new_event(data, source="/tests")
+    await js.publish(subject, event.to_json(), headers=event_headers(event))
+
+
+class Client:
+    """What a test does to the scheduler: submit, act, read."""
+
+    def __init__(self, nc: Any, settings: ServiceSettings, agent: FakeAgent) -> None:
+        self.nc, self.js, self.settings, self.agent = nc, nc.jetstream(), settings, agent
+        self.subjects = settings.subjects
+        self.serial = "serial"
+
+    async def submit(self, text: str, **extra: Any) -> str:
+        run_uuid = extra.pop("run_uuid", None) or uuid.uuid4().hex
+        cmd = SubmitRun(run_uuid=run_uuid, owner="acme", project="demo", files=[text], **extra)
+        await send(self.js, self.subjects.command("scheduler", "submit"), cmd)
+        return run_uuid
+
+    async def act(self, verb: str, run_uuid: str, **extra: Any) -> None:
+        action = RunAction(verb=verb, run_uuid=run_uuid, **extra)
+        await send(self.js, self.subjects.command("scheduler", verb), action)
+
+    async def get(self, run_uuid: str) -> RunInfo | None:
+        try:
+            return await rpc.request(
+                self.nc,
+                self.subjects.rpc("scheduler", "get_run"),
+                GetRun(run_uuid=run_uuid),
+                RunInfo,
+            )
+        except AxonalError:
+            return None
+
+    async def wait_status(self, run_uuid: str, *statuses: str, timeout: float = 15) -> RunInfo:
+        async def reached() -> RunInfo | None:
+            run = await self.get(run_uuid)
+            return run if run is not None and run.status in statuses else None
+
+        return await wait_for(reached, timeout=timeout, message=f"{run_uuid} in {statuses}")
+
+    async def events(self, run_uuid: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        stream = self.subjects.stream_name(StreamKind.EVENTS)
+        out = []
+        for subject, data, _ in await read_stream(self.js, stream, self.subjects.events("run")):
+            doc = json.loads(data)
+            if run_uuid is None or doc["data"]["run_uuid"] == run_uuid:
+                out.append((subject.rsplit(".", 1)[-1], doc["data"]))
+        return out
+
+    async def children(self, parent: str) -> dict[str, RunInfo]:
+        listed = await rpc.request(
+            self.nc,
+            self.subjects.rpc("scheduler", "list_runs"),
+            ListRuns(owner="acme", project="demo", pipeline_uuid=parent),
+            RunList,
+        )
+        return {run.name or run.uuid: run for run in listed.runs}
+
+
+@pytest_asyncio.fixture
+async def scheduler(bus_settings, database_url, nats_client, monkeypatch):
+    serial = f"serial-{bus_settings.namespace}"  # runs of earlier tests share the database
+    monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_CONCURRENCY", json.dumps({serial: 1}))
+    settings = ServiceSettings(
+        nats_url=bus_settings.nats_url,
+        namespace=bus_settings.namespace,
+        database_url=database_url,
+        log_json=True,
+    )
+    app = build_app(DEFINITION, settings)
+    task = asyncio.create_task(app.run())
+
+    async def healthy() -> bool:
+        try:
+            return (await ping(nats_client, settings.subjects, "scheduler", 0.5)).status == "ok"
+        except AxonalError:
+            return False
+
+    await wait_for(healthy, timeout=20, message="scheduler answers ping")
+    agent = FakeAgent(nats_client, settings)
+    for queue in ("default", serial):
+        await agent.start(queue)
+    client = Client(nats_client, settings, agent)
+    client.serial = serial
+    try:
+        yield client
+    finally:
+        await agent.stop()
+        app.exit()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 10)

@@ -1,0 +1,287 @@
+"""DAGs and matrices driven by run.done: triggers, refs, conditions, concurrency, early stop."""
+
+from axonal_testing.waiting import wait_for
+
+RUN = "{kind: job, container: {image: python, command: [echo, step-%s]}}"
+OUT = "outputs: [{name: loss, type: float, isOptional: true}]"
+
+
+def op(name, *lines):
+    """One DAG op of the pipelines below, with extra YAML lines (dependencies, trigger...)."""
+    body = "".join(f"\n        {line}" for line in lines)
+    return f"""
+      - name: {name}{body}
+        component:
+          {OUT}
+          run: {RUN % name}"""
+
+
+DAG = (
+    """
+version: 1.1
+kind: operation
+name: pipe
+component:
+  run:
+    kind: dag
+    operations:"""
+    + op("a")
+    + """
+      - name: b
+        params:
+          x: {ref: ops.a, value: outputs.loss}
+        component:
+          inputs: [{name: x, type: float}]
+          run: {kind: job, container: {image: python, command: [echo, "b={{ x }}"]}}"""
+    + op("c", "dependencies: [a]")
+    + op("d", "dependencies: [b, c]")
+)
+
+
+async def test_dag_passes_outputs_through_ref(scheduler):
+    def script(cmd):
+        outputs = {"loss": 0.25} if cmd.name == "a" else {}
+        return [("running", {}), ("succeeded", {"outputs": outputs})]
+
+    scheduler.agent.script = script
+    pipe = await scheduler.submit(DAG)
+    run = await scheduler.wait_status(pipe, "succeeded")
+    assert run.kind == "dag"
+    assert run.children == 4
+    names = [c.name for c in scheduler.agent.received]
+    assert names[0] == "a"
+    assert names[-1] == "d"
+    assert set(names[1:3]) == {"b", "c"}
+    b = next(c for c in scheduler.agent.received if c.name == "b")
+    assert b.run["container"]["command"] == ["echo", "b=0.25"]
+    assert b.inputs["x"] == 0.25
+    kids = await scheduler.children(pipe)
+    assert {k.status for k in kids.values()} == {"succeeded"}
+    kinds = [k for k, _ in await scheduler.events(pipe)]
+    assert kinds == ["created", "compiled", "running", "succeeded", "done"]
+
+
+FAILING = (
+    """
+version: 1.1
+kind: operation
+name: fragile
+component:
+  run:
+    kind: dag
+    operations:"""
+    + op("a")
+    + op("after", "dependencies: [a]")
+    + op("cleanup", "dependencies: [a]", "trigger: one_failed")
+    + op("never", "dependencies: [after]", "trigger: all_done", "conditions: '{{ false }}'")
+    + op("skipper", "dependencies: [never]", "skipOnUpstreamSkip: true")
+)
+
+
+async def test_failure_dag(scheduler):
+    def script(cmd):
+        return [("failed", {"exit_code": 1})] if cmd.name == "a" else [("succeeded", {})]
+
+    scheduler.agent.script = script
+    pipe = await scheduler.submit(FAILING)
+    run = await scheduler.wait_status(pipe, "failed")
+    kids = await scheduler.children(pipe)
+    statuses = {name: kid.status for name, kid in kids.items()}
+    assert statuses == {
+        "a": "failed",
+        "after": "upstream_failed",
+        "cleanup": "succeeded",
+        "never": "skipped",
+        "skipper": "skipped",
+    }
+    assert run.finished_at is not None
+    assert sorted(c.name for c in scheduler.agent.received) == ["a", "cleanup"]
+
+
+MATRIX = """
+version: 1.1
+kind: operation
+name: sweep
+matrix:
+  kind: grid
+  concurrency: 2
+  params:
+    lr: {kind: choice, value: [0.1, 0.2, 0.3, 0.4]}
+component:
+  inputs: [{name: lr, type: float}]
+  run: {kind: job, container: {image: python, command: [echo, "lr={{ lr }}"]}}
+"""
+
+
+async def test_grid_matrix_with_concurrency(scheduler):
+    sweep = await scheduler.submit(MATRIX)
+    await wait_for(lambda: len(scheduler.agent.received) == 2, message="two children started")
+    kids = await scheduler.children(sweep)
+    assert sorted(k.status for k in kids.values()) == [
+        "created",
+        "created",
+        "scheduled",
+        "scheduled",
+    ]
+    finished: set[str] = set()
+    for started in (2, 3, 4, 4):
+        await wait_for(lambda n=started: len(scheduler.agent.received) >= n)
+        next_one = next(c for c in scheduler.agent.received if c.run_uuid not in finished)
+        finished.add(next_one.run_uuid)
+        await scheduler.agent.report(next_one.run_uuid, 1, "succeeded")
+        await scheduler.wait_status(next_one.run_uuid, "succeeded")
+        kids = await scheduler.children(sweep)
+        assert sum(k.status == "scheduled" for k in kids.values()) <= 2
+    run = await scheduler.wait_status(sweep, "succeeded")
+    assert run.kind == "matrix"
+    assert run.children == 4
+    commands = sorted(c.run["container"]["command"][1] for c in scheduler.agent.received)
+    assert commands == ["lr=0.1", "lr=0.2", "lr=0.3", "lr=0.4"]
+
+
+async def test_metric_early_stopping_stops_the_rest(scheduler):
+    text = MATRIX.replace(
+        "  concurrency: 2\n",
+        "  concurrency: 1\n  earlyStopping:\n"
+        "    - {kind: metric_early_stopping, metric: loss, value: 0.1, optimization: minimize}\n",
+    )
+    scheduler.agent.script = lambda cmd: [("succeeded", {"outputs": {"loss": 0.05}})]
+    sweep = await scheduler.submit(text)
+    run = await scheduler.wait_status(sweep, "succeeded")
+    assert run.reason == "MetricEarlyStopping"
+    kids = await scheduler.children(sweep)
+    assert sorted(k.status for k in kids.values()) == ["stopped", "stopped", "stopped", "succeeded"]
+
+
+async def test_stopping_a_dag_stops_its_children(scheduler):
+    pipe = await scheduler.submit(DAG)
+    await wait_for(lambda: len(scheduler.agent.received) == 1, message="a started")
+    await scheduler.act("stop", pipe)
+    await scheduler.wait_status(pipe, "stopping")
+    a = scheduler.agent.received[0]
+    await scheduler.wait_status(a.run_uuid, "stopping")
+    await scheduler.agent.report(a.run_uuid, 1, "stopped")
+    await scheduler.wait_status(pipe, "stopped")
+    kids = await scheduler.children(pipe)
+    assert {k.status for k in kids.values()} == {"stopped"}
+
+
+async def test_failure_early_stopping_fails_the_sweep(scheduler):
+    text = MATRIX.replace(
+        "  concurrency: 2\n",
+        "  concurrency: 1\n  earlyStopping:\n    - {kind: failure_early_stopping, percent: 25}\n",
+    )
+    scheduler.agent.script = lambda cmd: [("failed", {"exit_code": 2})]
+    sweep = await scheduler.submit(text)
+    run = await scheduler.wait_status(sweep, "failed")
+    assert run.reason == "FailureEarlyStopping"
+    kids = await scheduler.children(sweep)
+    assert sorted(k.status for k in kids.values()) == ["failed", "stopped", "stopped", "stopped"]
+    assert len(scheduler.agent.received) == 1
+
+
+async def test_adaptive_matrix_waits_for_the_optimizer(scheduler):
+    text = """
+version: 1.1
+kind: operation
+name: tune
+matrix:
+  kind: bayes
+  numInitialRuns: 2
+  maxIterations: 3
+  metric: {name: loss, optimization: minimize}
+  params:
+    lr: {kind: uniform, value: "0.1:0.5"}
+component:
+  inputs: [{name: lr, type: float}]
+  run: {kind: job, container: {image: python, command: [echo, "{{ lr }}"]}}
+"""
+    tune = await scheduler.submit(text)
+    run = await scheduler.wait_status(tune, "queued")
+    assert run.message == "waiting for the optimization service"
+    assert run.children == 0
+
+
+async def test_dag_concurrency_bounds_running_ops(scheduler):
+    text = (
+        """
+version: 1.1
+kind: operation
+name: wide
+component:
+  run:
+    kind: dag
+    concurrency: 1
+    operations:"""
+        + op("x")
+        + op("y")
+        + op("z")
+    )
+    pipe = await scheduler.submit(text)
+    for count in (1, 2, 3):
+        await wait_for(lambda n=count: len(scheduler.agent.received) == n, message=f"{count} ops")
+        kids = await scheduler.children(pipe)
+        assert sum(k.status == "scheduled" for k in kids.values()) == 1
+        await scheduler.agent.report(scheduler.agent.received[-1].run_uuid, 1, "succeeded")
+    await scheduler.wait_status(pipe, "succeeded")
+
+
+async def test_mapping_matrix(scheduler):
+    text = """
+version: 1.1
+kind: operation
+name: mapped
+matrix:
+  kind: mapping
+  values: [{lr: 0.5}, {lr: 0.7}]
+component:
+  inputs: [{name: lr, type: float}]
+  run: {kind: job, container: {image: python, command: [echo, "{{ lr }}"]}}
+"""
+    scheduler.agent.script = lambda cmd: [("succeeded", {})]
+    mapped = await scheduler.submit(text)
+    await scheduler.wait_status(mapped, "succeeded")
+    assert sorted(c.inputs["lr"] for c in scheduler.agent.received) == [0.5, 0.7]
+
+
+async def test_dag_of_cache_hits_completes_without_running(scheduler):
+    text = (
+        DAG.replace("name: pipe", "name: cached-pipe")
+        .replace("        component:\n", "        cache: {ttl: 3600}\n        component:\n")
+        .replace("[echo, step-", "[echo, cached-")
+    )  # a cache key of its own
+
+    def script(cmd):
+        return [("succeeded", {"outputs": {"loss": 0.5} if cmd.name == "a" else {}})]
+
+    scheduler.agent.script = script
+    first = await scheduler.submit(text)
+    await scheduler.wait_status(first, "succeeded")
+    assert len(scheduler.agent.received) == 4
+    second = await scheduler.submit(text)
+    await scheduler.wait_status(second, "succeeded")
+    assert len(scheduler.agent.received) == 4
+    kids = await scheduler.children(second)
+    assert all(k.cache_hit_of for k in kids.values())
+    assert kids["a"].outputs == {"loss": 0.5}
+
+
+async def test_restart_a_dag_and_approve_an_op(scheduler):
+    text = DAG.replace("      - name: c\n", "      - name: c\n        isApproved: false\n")
+    scheduler.agent.script = lambda cmd: [("succeeded", {"outputs": {"loss": 1.0}})]
+    pipe = await scheduler.submit(text)
+    await wait_for(lambda: len(scheduler.agent.received) == 2, message="a and b ran")
+    kids = await scheduler.children(pipe)
+    assert kids["c"].status == "created"
+    assert (await scheduler.get(pipe)).status == "running"
+    await scheduler.act("approve", kids["c"].uuid)
+    await scheduler.wait_status(pipe, "succeeded")
+    copy = "a" * 32
+    await scheduler.act("restart", pipe, new_run_uuid=copy)
+    await scheduler.act("restart", pipe, new_run_uuid=copy)  # idempotent
+    await wait_for(lambda: len(scheduler.agent.received) == 6, message="the copy's a and b ran")
+    restarted = await scheduler.get(copy)
+    assert restarted.original_uuid == pipe
+    assert restarted.children == 4
+    await scheduler.act("stop", copy)
+    await scheduler.wait_status(copy, "stopped")

@@ -1,0 +1,109 @@
+"""RPCs (get, list, statuses, logs), the logs consumer, the cache, skip and delete."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from axonal_bus import rpc
+from axonal_bus.errors import RemoteError
+from axonal_events.logs import LogBatch, LogRecord
+from axonal_events.runs import GetRun, ListRuns, LogPage, ReadLogs, RunList, StatusHistory
+from axonal_testing.waiting import wait_for
+
+JOB = """
+version: 1.1
+kind: component
+name: train
+run:
+  kind: job
+  container: {image: python, command: [python, -c, "print(1)"]}
+"""
+
+
+async def call(scheduler, method, payload, model):
+    return await rpc.request(
+        scheduler.nc, scheduler.subjects.rpc("scheduler", method), payload, model
+    )
+
+
+async def test_list_statuses_and_missing_runs(scheduler):
+    scheduler.agent.script = lambda cmd: [("running", {}), ("succeeded", {})]
+    uuids = [await scheduler.submit(JOB, name=f"r{i}") for i in range(3)]
+    for run_uuid in uuids:
+        await scheduler.wait_status(run_uuid, "succeeded")
+    page = await call(
+        scheduler, "list_runs", ListRuns(owner="acme", project="demo", limit=2), RunList
+    )
+    assert page.total >= 3
+    assert len(page.runs) == 2
+    assert page.runs[0].created_at >= page.runs[1].created_at
+    done = await call(
+        scheduler,
+        "list_runs",
+        ListRuns(owner="acme", project="demo", status="succeeded", limit=1000),
+        RunList,
+    )
+    assert set(uuids) <= {r.uuid for r in done.runs}
+    history = await call(scheduler, "statuses", GetRun(run_uuid=uuids[0]), StatusHistory)
+    assert [c.status for c in history.changes] == [
+        "created",
+        "compiled",
+        "queued",
+        "scheduled",
+        "running",
+        "succeeded",
+    ]
+    with pytest.raises(RemoteError, match="not found"):
+        await call(scheduler, "get_run", GetRun(run_uuid="f" * 32), StatusHistory)
+
+
+async def test_logs_are_stored_once_and_served(scheduler):
+    run_uuid = await scheduler.submit(JOB)
+    await scheduler.wait_status(run_uuid, "scheduled")
+    now = datetime.now(UTC)
+    batch = LogBatch(
+        run_uuid=run_uuid,
+        attempt=1,
+        records=[LogRecord(seq=i, at=now, stream="stdout", line=f"line {i}") for i in (1, 2, 3)],
+    )
+    subject = scheduler.subjects.ingest(f"logs.{run_uuid}")
+    for msg_id in ("a", "b"):  # a redelivery under another message id inserts nothing
+        headers = {"Nats-Msg-Id": f"{run_uuid}:1:1:{msg_id}"}
+        await scheduler.js.publish(subject, batch.model_dump_json().encode(), headers=headers)
+
+    async def lines():
+        page = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid), LogPage)
+        return page if len(page.lines) == 3 else None
+
+    page = await wait_for(lines, message="3 log lines")
+    assert [line.line for line in page.lines] == ["line 1", "line 2", "line 3"]
+    assert not page.done
+    after = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid, after=2), LogPage)
+    assert [line.seq for line in after.lines] == [3]
+    await scheduler.agent.report(run_uuid, 1, "succeeded")
+
+
+async def test_cache_hit_finishes_at_once(scheduler):
+    text = JOB.replace("print(1)", "print(2)") + "cache: {ttl: 3600}\n"  # a new cache key
+    scheduler.agent.script = lambda cmd: [("succeeded", {"outputs": {"acc": 0.9}})]
+    first = await scheduler.submit(text)
+    await scheduler.wait_status(first, "succeeded")
+    second = await scheduler.submit(text)
+    hit = await scheduler.wait_status(second, "succeeded")
+    assert hit.cache_hit_of == first
+    assert hit.outputs == {"acc": 0.9}
+    assert len(scheduler.agent.received) == 1
+
+
+async def test_skip_and_delete(scheduler):
+    run_uuid = await scheduler.submit(JOB + "isApproved: false\n")
+    await scheduler.wait_status(run_uuid, "created")
+    await scheduler.act("skip", run_uuid)
+    await scheduler.wait_status(run_uuid, "skipped")
+    await scheduler.act("delete", run_uuid)
+    await scheduler.act("delete", run_uuid)
+    await wait_for(lambda: _missing(scheduler, run_uuid), message="deleted run is gone")
+
+
+async def _missing(scheduler, run_uuid):
+    return await scheduler.get(run_uuid) is None

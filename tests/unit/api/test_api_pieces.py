@@ -1,0 +1,82 @@
+"""The api's pure pieces: submit validation, idempotency keys, error mapping, settings."""
+
+import pytest
+
+from axonal_api.errors import remote_status
+from axonal_api.idempotency import IdempotencyKeys
+from axonal_api.settings import ApiSettings
+from axonal_api.validation import problems_of, validate_submission
+from axonal_bus.errors import RemoteError
+from axonal_spec import SpecError
+
+JOB = """
+kind: component
+inputs: [{name: n, type: int}]
+run: {kind: job, container: {image: python, command: [echo, "{{ n }}"]}}
+"""
+
+
+def validate(*files: str, params=None, presets=()):
+    validate_submission(files, presets, params or {}, uuid="a" * 32, owner="acme", project="demo")
+
+
+def test_a_valid_file_with_its_params_passes():
+    validate(JOB, params={"n": 3})
+
+
+def test_problems_are_located_per_file():
+    with pytest.raises(SpecError) as raised:
+        validate(JOB, "kind: component\nrun: [", params={"n": 1})
+    [problem] = problems_of(raised.value)
+    assert problem["location"].startswith("files[1]")
+    assert "YAML" in problem["message"]
+
+
+def test_missing_params_and_bad_types_are_reported():
+    with pytest.raises(SpecError) as raised:
+        validate(JOB)
+    assert any("n" in p["message"] for p in problems_of(raised.value))
+    with pytest.raises(SpecError):
+        validate(JOB, params={"n": "not a number"})
+
+
+def test_idempotency_keys_reuse_ids_and_forget_the_oldest():
+    keys = IdempotencyKeys(size=2)
+    first = keys.ids_for("a")
+    assert keys.ids_for("a") == first
+    assert keys.ids_for(None) != keys.ids_for(None)
+    keys.ids_for("b")
+    keys.ids_for("c")
+    assert keys.ids_for("a") != first
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "status"),
+    [
+        ("rejected", "not found: run x", 404),
+        ("rejected", "project acme/x already exists", 409),
+        ("rejected", "cannot stop a done run", 400),
+        ("invalid_request", "bad field", 400),
+        ("internal", "boom", 502),
+    ],
+)
+def test_remote_errors_map_to_http_statuses(code, message, status):
+    assert remote_status(RemoteError("s", code, message))[0] == status
+
+
+def test_settings_read_the_api_and_bus_variables(monkeypatch):
+    monkeypatch.setenv("AXONAL_API_PORT", "8123")
+    monkeypatch.setenv("AXONAL_API_TOKEN", "")
+    monkeypatch.setenv("AXONAL_NAMESPACE", "ns1")
+    settings = ApiSettings()
+    assert settings.api_port == 8123
+    assert settings.api_token is None
+    assert settings.subjects.namespace == "ns1"
+
+
+def test_path_refs_are_not_followed_on_the_server():
+    op = "kind: operation\npathRef: /etc/passwd\n"
+    with pytest.raises(SpecError) as raised:
+        validate(op)
+    [problem] = problems_of(raised.value)
+    assert "cannot be read by the api" in problem["message"]

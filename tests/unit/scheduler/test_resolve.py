@@ -1,0 +1,94 @@
+"""Late values of DAG and matrix children: refs, matrix points, conditions, templates."""
+
+import pytest
+
+from axonal_scheduler.domain.env import env_names, env_values, op_env_names
+from axonal_scheduler.domain.resolve import UnresolvedError, Upstream, resolve
+from axonal_spec import compile_operation, load
+
+DAG = """
+version: 1.1
+kind: operation
+component:
+  run:
+    kind: dag
+    operations:
+      - name: a
+        component:
+          outputs: [{name: loss, type: float}]
+          run: {kind: job, container: {image: python, command: [echo, a]}}
+      - name: b
+        params:
+          x: {ref: ops.a, value: outputs.loss}
+          who: {ref: ops.a, value: globals.uuid}
+        conditions: "{{ x > 0 }}"
+        component:
+          inputs: [{name: x, type: float}, {name: who, type: str}]
+          run: {kind: job, container: {image: python, command: [echo, "{{ x }}", "{{ who }}"]}}
+"""
+
+
+def op_b():
+    compiled = compile_operation(load(DAG)).model_dump(mode="json")
+    return compiled["operations"][1]
+
+
+def upstream(loss):
+    return {"a": Upstream("u-a", "a", "succeeded", {}, {"loss": loss})}
+
+
+def run(compiled, values, ops):
+    return resolve(compiled, values, ops, uuid="b" * 32, owner="o", project="p", name="b")
+
+
+def test_ref_outputs_render_the_kept_templates():
+    resolved = run(op_b(), {}, upstream(0.5))
+    assert not resolved.skip
+    assert resolved.run["container"]["command"] == ["echo", 0.5, "u-a"]
+    assert resolved.inputs["x"] == 0.5
+
+
+def test_false_conditions_skip():
+    assert run(op_b(), {}, upstream(-1.0)).skip
+
+
+def test_missing_output_is_an_error():
+    ops = {"a": Upstream("u-a", "a", "succeeded", {}, {})}
+    with pytest.raises(UnresolvedError, match=r"no value 'outputs\.loss'"):
+        run(op_b(), {}, ops)
+    with pytest.raises(UnresolvedError, match="no op named"):
+        run(op_b(), {}, {})
+
+
+def test_matrix_point_values():
+    text = """
+version: 1.1
+kind: operation
+matrix: {kind: grid, params: {lr: {kind: choice, value: [0.1, 0.2]}}}
+component:
+  inputs: [{name: lr, type: float}]
+  run: {kind: job, container: {image: python, command: ["lr={{ lr }}"]}}
+"""
+    compiled = compile_operation(load(text)).model_dump(mode="json")
+    resolved = run(compiled, {"lr": 0.2}, {})
+    assert resolved.run["container"]["command"] == ["lr=0.2"]
+    with pytest.raises(UnresolvedError, match="'lr' has no value"):
+        run(compiled, {}, {})
+
+
+def test_to_env_names_and_values():
+    doc = load(
+        """
+version: 1.1
+kind: operation
+params:
+  lr: {value: 0.1, toEnv: LR}
+component:
+  inputs: [{name: lr, type: float}, {name: tag, type: str, value: x, isOptional: true, toEnv: TAG}]
+  run: {kind: job, container: {image: python}}
+"""
+    ).to_dict()
+    names = env_names(doc)
+    assert names == {"lr": "LR", "tag": "TAG"}
+    assert env_values(names, {"lr": 0.1, "tag": "x"}) == {"LR": "0.1", "TAG": "x"}
+    assert op_env_names(load(DAG).to_dict()) == {"a": {}, "b": {}}
