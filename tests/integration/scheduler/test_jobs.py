@@ -50,6 +50,15 @@ async def test_failed_with_exit_code(scheduler):
     assert run.message == "exit code 3"
 
 
+async def test_failed_keeps_the_exit_code_before_the_last_lines(scheduler):
+    scheduler.agent.script = lambda cmd: [
+        ("failed", {"exit_code": 3, "reason": "ExitCode", "message": "line-1\nline-2"})
+    ]
+    run_uuid = await scheduler.submit(JOB)
+    run = await scheduler.wait_status(run_uuid, "failed")
+    assert (run.reason, run.message) == ("ExitCode", "exit code 3\nline-1\nline-2")
+
+
 async def test_compile_error_fails_the_run(scheduler):
     run_uuid = await scheduler.submit(
         "version: 1.1\nkind: component\nrun: {kind: job}\ninputs: [{name: x, type: int}]"

@@ -37,6 +37,18 @@ def test_working_dir_is_used_when_it_exists(tmp_path):
     assert working_dir({"container": {}}, folder) == folder
 
 
+def test_a_working_dir_under_the_artifacts_path_is_inside_the_run_folder(tmp_path):
+    folder = tmp_path / "run"
+    (folder / "repo" / "src").mkdir(parents=True)
+    for wanted, expected in [
+        ("/plx-context/artifacts", folder),
+        ("/plx-context/artifacts/repo/src", folder / "repo" / "src"),
+        ("/plx-context/artifacts/missing", folder),
+        ("/plx-context/artifacts/../..", folder),
+    ]:
+        assert working_dir({"container": {"workingDir": wanted}}, folder) == expected
+
+
 def test_env_layers_and_private_settings_are_dropped():
     base = {
         "PATH": "/usr/bin",

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+import psutil
+
 __all__ = ["ServerProcess", "ServerStartError", "log_tail", "parent_death_signal", "stop_pid"]
 
 
@@ -93,6 +95,23 @@ class ServerProcess(ABC):
     def pid(self) -> int | None:
         return self.process.pid if self.process else None
 
+    def listens(self) -> bool:
+        """Whether our process listens on its ``port`` (when it has one).
+
+        ``is_ready`` only probes the port: when another server took it first (a stack started
+        at the same moment), that server answers and ours exits failing to bind.
+        """
+        port = getattr(self, "port", None)
+        if not isinstance(port, int) or self.process is None:
+            return True
+        try:
+            sockets = psutil.Process(self.process.pid).net_connections(kind="inet")
+        except psutil.AccessDenied:
+            return True  # cannot tell: trust the probe
+        except psutil.Error:
+            return False
+        return any(s.status == psutil.CONN_LISTEN and s.laddr.port == port for s in sockets)
+
     def start(self, timeout: float = 30.0) -> None:
         """Start the server and block until it is ready or ``timeout`` passes."""
         self.prepare()
@@ -113,7 +132,7 @@ class ServerProcess(ABC):
                 raise ServerStartError(
                     f"{self.name} exited with code {code}:\n{log_tail(self.log_path)}"
                 )
-            if self.is_ready():
+            if self.is_ready() and self.listens():
                 return
             time.sleep(0.05)
         self.stop()

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from axonal_stack.ports import free_port
 from axonal_stack.processes import stop_all, strays
 
 __all__ = ["RunningStack", "axonal_cli", "stack", "stack_env", "start_stack", "stop_stack"]
@@ -110,10 +111,20 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
     """The embedded platform (every installed service) for the session, stopped at the end.
 
     PostgreSQL runs without fsync here (``AXONAL_POSTGRES_DURABLE=false``): faster, and
-    nothing needs to survive a machine crash.
+    nothing needs to survive a machine crash. For tests, the scheduler also has a queue named
+    ``serial`` with concurrency 1, and the agent serves it beside ``default``. NATS, PostgreSQL
+    and the api prefer random free ports, so sessions started side by side never race for the
+    default ones.
     """
     home = tmp_path_factory.mktemp("stack")
-    env = {"AXONAL_POSTGRES_DURABLE": "false"}
+    env = {
+        "AXONAL_POSTGRES_DURABLE": "false",
+        "AXONAL_NATS_PORT": str(free_port()),
+        "AXONAL_POSTGRES_PORT": str(free_port()),
+        "AXONAL_API_PORT": str(free_port()),
+        "AXONAL_SCHEDULER_QUEUE_CONCURRENCY": '{"serial": 1}',
+        "AXONAL_AGENT_QUEUES": '["default", "serial"]',
+    }
     try:
         yield start_stack(home, env)
     finally:

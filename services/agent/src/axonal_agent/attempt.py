@@ -176,11 +176,12 @@ class Attempt:
     async def _execute(self, logs: LogStream) -> Verdict:
         cmd, deps = self.command, self.deps
         steps = plan_init(cmd.run, self.folder, deps.settings.artifacts_root)
-        spec = self._spec()
+        self._spec()  # an invalid command fails before any init step runs
         await deps.executor.prepare(self.folder, steps, logs)
         if self.stopping:
             return self._stopped_early()
-        self.process = await deps.executor.start(spec, logs)
+        # After init: the working directory may be a folder it cloned or wrote.
+        self.process = await deps.executor.start(self._spec(), logs)
         if self.stopping:
             self.request_stop()
         await self._mark_running(self.process.pid)

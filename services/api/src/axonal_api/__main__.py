@@ -12,7 +12,7 @@ from axonal_bus.log import configure_logging
 def main() -> None:
     settings = ApiSettings()
     configure_logging(settings.log_level, json=settings.log_json)
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=settings.api_host,
         port=settings.api_port,
@@ -20,6 +20,10 @@ def main() -> None:
         access_log=False,
         timeout_graceful_shutdown=5,
     )
+    # Bind before the lifespan answers pings: a port taken (by another stack) exits at once
+    # instead of looking healthy while the requests go to whoever holds the port.
+    sock = config.bind_socket()
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 if __name__ == "__main__":

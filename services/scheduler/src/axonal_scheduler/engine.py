@@ -148,7 +148,7 @@ class Engine:
             run.outputs = {**run.outputs, **report.outputs}
         message = report.message
         if report.exit_code is not None and report.status is S.FAILED:
-            message = message or f"exit code {report.exit_code}"
+            message = _with_exit_code(report.reason, message, report.exit_code)
         if report.status is S.FAILED and run.status is not S.STOPPING and self._retries_left(run):
             if await self.set(run, S.RETRYING, report.reason, message):
                 run.attempt += 1
@@ -177,3 +177,13 @@ class Engine:
             for child in await store.children(self.conn, run.uuid):
                 await self.stop(child, cascade=False)
             await pipelines.advance(self, run.uuid)
+
+
+def _with_exit_code(reason: str | None, message: str | None, exit_code: int) -> str:
+    """A failed exit keeps its code in the message, before the agent's last log lines."""
+    code = f"exit code {exit_code}"
+    if not message:
+        return code
+    if reason not in (None, "ExitCode") or code in message:
+        return message
+    return f"{code}\n{message}"

@@ -9,7 +9,13 @@ from axonal_events import DONE_STATUSES, RunStatus
 from axonal_scheduler import store
 from axonal_scheduler.domain.early_stopping import should_stop
 from axonal_scheduler.domain.pipeline import pipeline_status
-from axonal_scheduler.domain.resolve import UnresolvedError, Upstream, content_hash, resolve
+from axonal_scheduler.domain.resolve import (
+    UnresolvedError,
+    Upstream,
+    content_hash,
+    resolve,
+    resolve_matrix,
+)
 from axonal_scheduler.domain.triggers import Decision, decide
 from axonal_scheduler.store import Run
 
@@ -133,13 +139,13 @@ async def _step(engine: Engine, parent: Run) -> bool:
 
 
 async def _start(engine: Engine, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
-    if kid.kind == "matrix":
-        await engine.proceed(kid, cascade=False)
-        return
     upstream = {
         name: Upstream(r.uuid, r.name, r.status.value, r.inputs, r.outputs)
         for name, r in ops.items()
     }
+    if kid.kind == "matrix":
+        await _start_matrix(engine, kid, upstream)
+        return
     try:
         resolved = resolve(
             kid.compiled,
@@ -160,4 +166,21 @@ async def _start(engine: Engine, parent: Run, kid: Run, ops: dict[str, Run]) -> 
         kid.content_hash = content_hash(kid.content_hash, resolved.inputs)
     kid.inputs = resolved.inputs
     kid.compiled = {**kid.compiled, "run": resolved.run, "deferred": []}
+    await engine.proceed(kid, cascade=False)
+
+
+async def _start_matrix(engine: Engine, kid: Run, upstream: dict[str, Upstream]) -> None:
+    """A matrix op: its refs and conditions are the DAG's, resolved before its trials exist."""
+    try:
+        compiled = resolve_matrix(
+            kid.compiled, upstream, uuid=kid.uuid, owner=kid.owner, project=kid.project,
+            name=kid.name,
+        )  # fmt: skip
+    except UnresolvedError as exc:
+        await engine.set(kid, S.FAILED, "ResolutionError", str(exc), cascade=False)
+        return
+    if compiled is None:
+        await engine.set(kid, S.SKIPPED, "ConditionsNotMet", "conditions are false", cascade=False)
+        return
+    kid.compiled = compiled
     await engine.proceed(kid, cascade=False)

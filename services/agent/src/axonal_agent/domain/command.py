@@ -6,7 +6,7 @@ The container image is not used by the local executor: the command runs on the a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 __all__ = [
@@ -20,6 +20,10 @@ __all__ = [
 
 #: Variables of the agent's own environment that never reach a job (secrets, config).
 _PRIVATE_PREFIXES = ("AXONAL_", "AWS_")
+
+#: ``{{ globals.artifacts_path }}`` as the compiler renders it (``axonal_spec.context``); on
+#: this host it is the run folder, where ``init`` steps put files and clones.
+_CONTEXT_ARTIFACTS = PurePosixPath("/plx-context/artifacts")
 
 
 class InvalidRunError(ValueError):
@@ -55,12 +59,21 @@ def build_argv(run: Mapping[str, Any]) -> list[str]:
 
 
 def working_dir(run: Mapping[str, Any], folder: Path) -> Path:
-    """The container's ``workingDir`` when it exists on this host, else the run folder."""
+    """The container's ``workingDir`` when it exists on this host, else the run folder.
+
+    A ``workingDir`` under the artifacts path (``{{ globals.artifacts_path }}/repo/src``) is
+    the same place under the run folder, where ``init`` cloned or wrote it.
+    """
     container = container_of(run)
     wanted = container.get("workingDir") or container.get("working_dir")
-    if wanted and Path(str(wanted)).is_dir():
-        return Path(str(wanted))
-    return folder
+    if not wanted:
+        return folder
+    path = PurePosixPath(str(wanted))
+    if path.is_relative_to(_CONTEXT_ARTIFACTS):
+        relative = path.relative_to(_CONTEXT_ARTIFACTS)
+        local = folder / relative
+        return local if ".." not in relative.parts and local.is_dir() else folder
+    return Path(path) if Path(path).is_dir() else folder
 
 
 def container_env(run: Mapping[str, Any]) -> dict[str, str]:

@@ -17,7 +17,7 @@ from axonal_spec.context import ParamInfo, build_context, build_globals
 from axonal_spec.rendering import render_available
 from axonal_spec.templates import render
 
-__all__ = ["Resolved", "UnresolvedError", "Upstream", "resolve"]
+__all__ = ["Resolved", "UnresolvedError", "Upstream", "resolve", "resolve_matrix"]
 
 
 class UnresolvedError(ValueError):
@@ -67,6 +67,79 @@ def _falsy(value: Any) -> bool:
     return not value
 
 
+def _ref_values(compiled: Mapping[str, Any], ops: Mapping[str, Upstream]) -> dict[str, Any]:
+    """The values of the ``ref: ops.X`` params, read from the upstream ops."""
+    values = {}
+    for deferred in compiled.get("deferred", []):
+        ref = deferred.get("ref")
+        if deferred.get("source") == "ref" and ref and str(ref).startswith("ops."):
+            values[deferred["name"]] = _read(str(ref), deferred.get("value"), ops)
+    return values
+
+
+def _context(
+    compiled: Mapping[str, Any], resolved: Mapping[str, Any], run_globals: dict[str, Any]
+) -> dict[str, Any]:
+    declared = {io["name"] for io in [*compiled.get("inputs", []), *compiled.get("outputs", [])]}
+
+    def infos(section: str) -> list[ParamInfo]:
+        return [
+            ParamInfo(io["name"], resolved.get(io["name"], io.get("value")), io.get("type"))
+            for io in compiled.get(section, [])
+        ]
+
+    # The compiled context params are defaults (a ref's is None): resolved values win.
+    extra = dict(compiled.get("context_params") or {})
+    extra.update({k: v for k, v in resolved.items() if k not in declared})
+    return build_context(
+        run_globals=run_globals,
+        inputs=infos("inputs"),
+        outputs=infos("outputs"),
+        context_params=[ParamInfo(k, v, context_only=True) for k, v in extra.items()],
+    )
+
+
+def resolve_matrix(
+    compiled: Mapping[str, Any],
+    ops: Mapping[str, Upstream],
+    *,
+    uuid: str,
+    owner: str,
+    project: str,
+    name: str | None,
+) -> dict[str, Any] | None:
+    """A matrix op of a DAG, before its trials exist (they cannot see the DAG's ops): its
+    ``ref: ops.X`` values and ``conditions``. ``None`` when the conditions are falsy, else the
+    compiled op with the ref values filled in (inputs, context params) for every trial."""
+    refs = _ref_values(compiled, ops)
+    conditions = compiled.get("conditions")
+    if not refs and not conditions:
+        return dict(compiled)
+    inputs = [
+        {**io, "value": refs[io["name"]]} if io["name"] in refs else io
+        for io in compiled.get("inputs", [])
+    ]
+    names = {io["name"] for io in inputs}
+    context_params = dict(compiled.get("context_params") or {})
+    context_params.update({k: v for k, v in refs.items() if k not in names})
+    done = {
+        **compiled,
+        "inputs": inputs,
+        "context_params": context_params,
+        "deferred": [d for d in compiled.get("deferred", []) if d["name"] not in refs],
+        "conditions": None,
+    }
+    if conditions:
+        run_globals = build_globals(uuid=uuid, project_name=project, owner_name=owner, name=name)
+        try:
+            context = _context(done, {}, run_globals)
+            if _falsy(render(conditions, context, location="conditions")):
+                return None
+        except SpecError as exc:
+            raise UnresolvedError(str(exc)) from None
+    return done
+
+
 def resolve(
     compiled: Mapping[str, Any],
     values: Mapping[str, Any],
@@ -79,30 +152,13 @@ def resolve(
 ) -> Resolved:
     """Fill deferred params from ``ops`` (and ``values``: matrix points), evaluate
     ``conditions``, render the kept templates of the run. Raises :class:`UnresolvedError`."""
-    resolved = dict(values)
+    resolved = {**values, **_ref_values(compiled, ops)}
     for deferred in compiled.get("deferred", []):
-        ref = deferred.get("ref")
-        if deferred.get("source") == "ref" and ref and str(ref).startswith("ops."):
-            resolved[deferred["name"]] = _read(str(ref), deferred.get("value"), ops)
-        elif deferred["name"] not in resolved:
+        if deferred["name"] not in resolved:
             raise UnresolvedError(f"param {deferred['name']!r} has no value")
-    declared = {io["name"] for io in [*compiled.get("inputs", []), *compiled.get("outputs", [])]}
-
-    def infos(section: str) -> list[ParamInfo]:
-        return [
-            ParamInfo(io["name"], resolved.get(io["name"], io.get("value")), io.get("type"))
-            for io in compiled.get(section, [])
-        ]
-
-    extra = {k: v for k, v in resolved.items() if k not in declared}
-    extra.update(compiled.get("context_params") or {})
     try:
-        context = build_context(
-            run_globals=build_globals(uuid=uuid, project_name=project, owner_name=owner, name=name),
-            inputs=infos("inputs"),
-            outputs=infos("outputs"),
-            context_params=[ParamInfo(k, v, context_only=True) for k, v in extra.items()],
-        )
+        run_globals = build_globals(uuid=uuid, project_name=project, owner_name=owner, name=name)
+        context = _context(compiled, resolved, run_globals)
         conditions = compiled.get("conditions")
         if conditions and _falsy(render(conditions, context, location="conditions")):
             return Resolved(run=dict(compiled["run"]), inputs=resolved, skip=True)

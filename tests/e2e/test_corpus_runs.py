@@ -1,0 +1,283 @@
+"""Real polyaxonfiles from the conformance corpus run to completion on the embedded stack.
+
+Each file is submitted with ``axonal run -f corpus.yaml [-f patch.yaml] [-P ...] --json`` and
+must end ``succeeded`` (a DAG or a matrix: every child too). A patch (``corpus_patches/``,
+named after the file it patches; a file that refers to another reuses that one's) replaces
+only what cannot run on this offline machine: a GitHub clone becomes a clone of a local
+stand-in repository with the same name and layout (built by the ``repos`` fixture: the
+scripts print their args and write outputs to ``AXONAL_RUN_OUTPUTS_FILE``), and a command
+that exists only in an image becomes a tiny Python command. ``@REPOS@`` and ``@PYTHON@`` in
+a patch are replaced at test time.
+
+| corpus file | how | why |
+|---|---|---|
+| passing-params/args-static.yaml | as is | `echo` |
+| passing-params/args-message.yaml | as is, `-P message` | `echo` |
+| passing-params/args-inline-python.yaml | as is, `-P message` | init.file + host `python3` |
+| passing-params/env-vars.yaml | as is, `-P message` | init.file + env + host `python3` |
+| passing-params/python-tracking.yaml | patch | `polyaxon` from its image -> `axonal.tracking` |
+| scheduling/experimentation/typed.yaml | patch, `-P epochs=2` | init.git (GitHub) -> local repo |
+| scheduling/hooks/mulitple-hooks.yaml | patch | init.git from GitHub -> local repo |
+| tracking/simulate.yaml | patch | init.git + `pip install` -> local repo, no pip |
+| keras/mnist/polyaxonfile.yml | patch | init.git (polyaxon-examples) -> local repo |
+| plain/mapping_job_file_early_stopping.yml | patch | `train` from `foo:latest` -> Python |
+| pipelines/simple_sequential_pipeline.yml | patch | image entrypoints -> Python commands |
+| polyaxon-vastai-example/infra/dag.yaml | patch | torch, MNIST download, GPU -> stand-ins |
+| experimentation/operation.yaml | after typed.yaml, patch | urlRef, git |
+| optimization/hyperparams_grid_with_concurrency.yaml | after typed.yaml, patch | urlRef, git |
+| optimization/hyperparams_random.yaml | after typed.yaml, patch | urlRef, git |
+| optimization/mapping.yaml | after typed.yaml, patch | urlRef, git |
+| keras/mnist/polyaxonfile_hyperparams_mapping.yml | after polyaxonfile.yml, patch | pathRef, git |
+| scheduling/dags/dag.yaml | patch (own test) | urlRef ops -> typed.yaml inlined, git |
+
+The "after" files refer to another corpus file (``urlRef`` needs the network, the api refuses
+``pathRef``): the referenced file is given as the first ``-f`` instead, and the reference in
+the second one is then ignored (a patch never changes the reference); the patch is the
+referenced file's.
+
+Left out: ``hyperparams_grid.yaml`` (the grid above without concurrency), ``hyperparams_bo``
+and ``hyperopt`` (adaptive: wait for the optimization service), ``hubRef`` targets
+(Component Hub), cron schedules (never "complete"), distributed kinds (tfjob, pytorchjob,
+dask: no local executor), services (notebook, streamlit) and the negative or fragment files.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from axonal_testing.stack import RunningStack
+from axonal_testing.waiting import wait_for_sync
+
+pytestmark = pytest.mark.slow  # real processes on the embedded stack
+
+CORPUS = Path(__file__).parents[2].parent / "shared" / "conformance" / "polyaxonfiles"
+PATCHES = Path(__file__).parent / "corpus_patches"
+QS = "polyaxon-quick-start"
+RUNS = "/api/v1/default/default/runs"
+DONE = {"succeeded", "failed", "stopped", "skipped", "upstream_failed"}
+
+
+@dataclass(frozen=True)
+class Case:
+    path: str
+    patch: str | None = None
+    params: dict[str, str] = field(default_factory=dict)
+    logs: str | None = None  # a line that shows the command really ran
+    children: int = 0  # a DAG's ops or a matrix's trials
+    outputs: tuple[str, ...] = ()
+    base: str | None = None  # the file ``path`` refers to (urlRef/pathRef), given first
+
+
+CASES = [
+    Case(f"{QS}/passing-params/args-static.yaml", logs="This is a test"),
+    Case(
+        f"{QS}/passing-params/args-message.yaml", params={"message": "hi-axonal"}, logs="hi-axonal"
+    ),
+    Case(
+        f"{QS}/passing-params/args-inline-python.yaml",
+        params={"message": "inline-axonal"},
+        logs="inline-axonal",
+    ),
+    Case(f"{QS}/passing-params/env-vars.yaml", params={"message": "env-axonal"}, logs="env-axonal"),
+    Case(
+        f"{QS}/passing-params/python-tracking.yaml",
+        "python-tracking.yaml",
+        {"message": "tracked"},
+        logs="'tracked': True",
+        outputs=("tracked",),
+    ),
+    Case(
+        f"{QS}/scheduling/experimentation/typed.yaml",
+        "typed.yaml",
+        {"epochs": "2"},
+        logs="--epochs=2",
+        outputs=("loss", "accuracy"),
+    ),
+    Case(f"{QS}/scheduling/hooks/mulitple-hooks.yaml", "mulitple-hooks.yaml", logs="--epochs=1"),
+    Case(f"{QS}/tracking/simulate.yaml", "simulate.yaml", logs="--epochs=20"),
+    Case(
+        "polyaxon-examples/in_cluster/keras/mnist/polyaxonfile.yml",
+        "polyaxonfile.yaml",
+        logs="--log_learning_rate=-3",
+    ),
+    Case(
+        "cli/cli/tests/fixtures/plain/mapping_job_file_early_stopping.yml",
+        "mapping_job_file_early_stopping.yaml",
+        children=2,
+    ),
+    Case(
+        "cli/cli/tests/fixtures/pipelines/simple_sequential_pipeline.yml",
+        "simple_sequential_pipeline.yaml",
+        children=4,
+    ),
+    Case("polyaxon-vastai-example/infra/dag.yaml", "vastai-dag.yaml", children=3),
+    Case(
+        f"{QS}/scheduling/experimentation/operation.yaml",
+        "typed.yaml",
+        logs="--optimizer=sgd",
+        outputs=("loss", "accuracy"),
+        base=f"{QS}/scheduling/experimentation/typed.yaml",
+    ),
+    *(
+        Case(
+            f"{QS}/scheduling/optimization/{name}",
+            "typed.yaml",
+            children=children,
+            outputs=("loss", "accuracy"),
+            base=f"{QS}/scheduling/experimentation/typed.yaml",
+        )
+        for name, children in [
+            ("hyperparams_grid_with_concurrency.yaml", 10),
+            ("hyperparams_random.yaml", 10),
+            ("mapping.yaml", 2),
+        ]
+    ),
+    Case(
+        "polyaxon-examples/in_cluster/keras/mnist/polyaxonfile_hyperparams_mapping.yml",
+        "polyaxonfile.yaml",
+        children=4,
+        base="polyaxon-examples/in_cluster/keras/mnist/polyaxonfile.yml",
+    ),
+]
+
+MODEL = """\
+import json, os, sys
+
+print("model", *sys.argv[1:], flush=True)
+with open(os.environ["AXONAL_RUN_OUTPUTS_FILE"], "w") as out:
+    json.dump({"loss": 0.25, "accuracy": 0.75}, out)
+"""
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, timeout=30)
+
+
+def _repo(root: Path, name: str, files: dict[str, str]) -> None:
+    folder = root / name
+    for relative, text in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text)
+    _git(folder, "init", "-q")
+    _git(folder, "add", ".")
+    _git(
+        folder, "-c", "user.name=axonal", "-c", "user.email=e2e@axonal.invalid",
+        "commit", "-q", "-m", "stand-in",
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Local stand-ins of the GitHub repositories the corpus clones (same names and paths)."""
+    root = tmp_path_factory.mktemp("repos")
+    _repo(
+        root,
+        "polyaxon-quick-start",
+        {
+            "scheduling/model.py": MODEL,
+            "scheduling/best_models.py": MODEL,
+            "tracking/simulate_dl_experiment.py": MODEL,
+        },
+    )
+    _repo(root, "polyaxon-examples", {"in_cluster/keras/mnist/model.py": MODEL})
+    return root
+
+
+@pytest.fixture(scope="module")
+def http(stack: RunningStack) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as client:
+        yield client
+
+
+def _patch_file(case: Case, repos: Path, tmp_path: Path) -> Path:
+    assert case.patch is not None
+    text = (PATCHES / case.patch).read_text()
+    text = text.replace("@REPOS@", str(repos)).replace("@PYTHON@", sys.executable)
+    rendered = tmp_path / case.patch
+    rendered.write_text(text)
+    return rendered
+
+
+def _get(http: httpx.Client, path: str, **params: Any) -> Any:
+    reply = http.get(path, params=params)
+    return reply.json() if reply.status_code == 200 else None
+
+
+def _done(http: httpx.Client, run_uuid: str) -> dict[str, Any] | None:
+    run = _get(http, f"{RUNS}/{run_uuid}")
+    return run if run and run["status"] in DONE else None
+
+
+def _logs(http: httpx.Client, run_uuid: str) -> str:
+    page = _get(http, f"{RUNS}/{run_uuid}/logs", limit=1000)
+    return "\n".join(line["line"] for line in page["lines"]) if page else ""
+
+
+@pytest.mark.parametrize("case", CASES, ids=[Path(case.path).name for case in CASES])
+def test_corpus_file_runs_to_completion(
+    case: Case, stack: RunningStack, http: httpx.Client, repos: Path, tmp_path: Path
+):
+    argv = ["run", "-f", str(CORPUS / case.base)] if case.base else ["run"]
+    argv += ["-f", str(CORPUS / case.path)]
+    if case.patch:
+        argv += ["-f", str(_patch_file(case, repos, tmp_path))]
+    for name, value in case.params.items():
+        argv += ["-P", f"{name}={value}"]
+    submitted = stack.cli(*argv, "--json", timeout=60)
+    assert submitted.returncode == 0, submitted.stderr
+    run_uuid = json.loads(submitted.stdout)["uuid"]
+
+    run = wait_for_sync(
+        lambda: _done(http, run_uuid), timeout=60, interval=0.1, message=f"{case.path} done"
+    )
+    assert run["status"] == "succeeded", (run, _logs(http, run_uuid))
+    if case.logs:
+        logs = wait_for_sync(
+            lambda: case.logs in (text := _logs(http, run_uuid)) and text,
+            timeout=10,
+            message=f"{case.logs!r} in the logs",
+        )
+        assert case.logs in logs
+    children = _get(http, RUNS, pipeline=run_uuid, limit=100)["runs"] if case.children else []
+    assert len(children) == case.children, children
+    assert all(child["status"] == "succeeded" for child in children), children
+    for name in case.outputs:  # a job's, or every trial's
+        assert all(name in done["outputs"] for done in children or [run]), (name, run, children)
+
+
+@pytest.mark.parametrize("max_loss", [None, 1.0], ids=["loss-high", "loss-low"])
+def test_quick_start_dag_tunes_only_when_the_loss_is_high(
+    max_loss: float | None, stack: RunningStack, http: httpx.Client, repos: Path, tmp_path: Path
+):
+    """experiment -> tune (random sweep, ``conditions`` on experiment's loss) -> best_model."""
+    case = Case(f"{QS}/scheduling/dags/dag.yaml", "quick-start-dag.yaml")
+    argv = ["run", "-f", str(CORPUS / case.path), "-f", str(_patch_file(case, repos, tmp_path))]
+    if max_loss is not None:
+        argv += ["-P", f"max_loss={max_loss}"]
+    submitted = stack.cli(*argv, "--json")
+    assert submitted.returncode == 0, submitted.stderr
+    dag_uuid = json.loads(submitted.stdout)["uuid"]
+
+    dag = wait_for_sync(lambda: _done(http, dag_uuid), timeout=60, interval=0.2, message="dag")
+    ops = {run["name"]: run for run in _get(http, RUNS, pipeline=dag_uuid)["runs"]}
+    assert dag["status"] == "succeeded", json.dumps([dag, ops], indent=1)
+    tuned = max_loss is None  # the stand-in's loss is 0.25; max_loss defaults to 0.01
+    assert {name: run["status"] for name, run in ops.items()} == {
+        "experiment": "succeeded",
+        "tune": "succeeded" if tuned else "skipped",
+        "best_model": "succeeded",  # trigger all_done
+    }
+    assert ops["experiment"]["outputs"] == {"loss": 0.25, "accuracy": 0.75}
+    trials = _get(http, RUNS, pipeline=ops["tune"]["uuid"], limit=100)["runs"]
+    assert len(trials) == (20 if tuned else 0), trials
+    assert all(trial["status"] == "succeeded" for trial in trials), trials
+    assert "--top=5" in _logs(http, ops["best_model"]["uuid"])
