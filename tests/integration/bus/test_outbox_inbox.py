@@ -113,7 +113,7 @@ async def test_relay_is_woken_by_notify_at_commit(pool, bus_settings, nats_clien
     relay = OutboxRelay(pool, js, poll_interval=120)  # polling alone would take minutes
     task = asyncio.create_task(relay.run())
     try:
-        await asyncio.sleep(0.3)  # let it LISTEN and find the outbox empty
+        await asyncio.wait_for(relay.listening.wait(), 10)
         await enqueue_events(pool, subjects, 1)
         stream = subjects.stream_name(StreamKind.EVENTS)
         await wait_for(lambda: stream_count(js, stream), timeout=5, message="relayed")

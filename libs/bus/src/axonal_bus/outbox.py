@@ -85,6 +85,7 @@ class OutboxRelay:
         self.batch_size = batch_size
         self.poll_interval = poll_interval
         self._wake = asyncio.Event()
+        self.listening = asyncio.Event()  # set once NOTIFY can wake the relay
 
     async def relay_once(self) -> int:
         """Publish and mark one batch of pending rows; returns how many."""
@@ -125,6 +126,7 @@ class OutboxRelay:
         async with self.pool.acquire() as listener:
             channel = await listener.fetchval(_CHANNEL_SQL)
             await listener.add_listener(channel, self._on_notify)
+            self.listening.set()
             try:
                 await self._loop()
             finally:
