@@ -176,3 +176,31 @@ async def test_heartbeats_announce_slots_and_runs(start_agent, observed):
     assert beat[0].queues == ["default"]
     assert beat[0].slots["cpu"] == 3
     assert json.loads(beat[0].model_dump_json())["free_slots"]["cpu"] == 3
+
+
+async def test_ttl_deletes_the_folder_after_the_run(start_agent, observed, execute):
+    agent = await start_agent()
+    run_uuid = await execute(job("echo kept"), ttl_seconds=1)
+    await observed.wait_final(run_uuid)
+    folder = agent.settings.work_root / run_uuid / "1"
+    assert (folder / "logs.txt").exists()
+    await wait_for(lambda: not folder.exists(), timeout=10, message="folder deleted after ttl")
+    assert not folder.parent.exists()
+
+
+async def test_no_ttl_keeps_the_folder(start_agent, observed, execute):
+    agent = await start_agent()
+    run_uuid = await execute(job("echo kept"))
+    await observed.wait_final(run_uuid)
+    assert (agent.settings.work_root / run_uuid / "1" / "logs.txt").exists()
+
+
+async def test_a_restarted_agent_deletes_folders_whose_ttl_passed(start_agent, observed, execute):
+    agent = await start_agent()
+    run_uuid = await execute(job("echo kept"), ttl_seconds=3)
+    await observed.wait_final(run_uuid)
+    await agent.stop()  # before the deadline: the timer dies with the agent
+    folder = agent.settings.work_root / run_uuid / "1"
+    assert folder.exists()
+    await start_agent(name=agent.settings.name)
+    await wait_for(lambda: not folder.exists(), timeout=15, message="deleted after a restart")

@@ -88,6 +88,7 @@ class Client:
         self.nc, self.js, self.settings, self.agent = nc, nc.jetstream(), settings, agent
         self.subjects = settings.subjects
         self.serial = "serial"
+        self.urgent = "urgent"
 
     async def submit(self, text: str, **extra: Any) -> str:
         run_uuid = extra.pop("run_uuid", None) or uuid.uuid4().hex
@@ -139,7 +140,9 @@ class Client:
 @pytest_asyncio.fixture
 async def scheduler(bus_settings, database_url, nats_client, monkeypatch):
     serial = f"serial-{bus_settings.namespace}"  # runs of earlier tests share the database
+    urgent = f"urgent-{bus_settings.namespace}"
     monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_CONCURRENCY", json.dumps({serial: 1}))
+    monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_PRIORITY", json.dumps({urgent: 10}))
     settings = ServiceSettings(
         nats_url=bus_settings.nats_url,
         namespace=bus_settings.namespace,
@@ -157,10 +160,10 @@ async def scheduler(bus_settings, database_url, nats_client, monkeypatch):
 
     await wait_for(healthy, timeout=20, message="scheduler answers ping")
     agent = FakeAgent(nats_client, settings)
-    for queue in ("default", serial):
+    for queue in ("default", serial, urgent):
         await agent.start(queue)
     client = Client(nats_client, settings, agent)
-    client.serial = serial
+    client.serial, client.urgent = serial, urgent
     try:
         yield client
     finally:

@@ -99,7 +99,7 @@ async def test_stop_before_and_after_start(scheduler):
 
 
 async def test_retries_then_success(scheduler):
-    text = JOB + "termination: {maxRetries: 2, timeout: 30}\n"
+    text = JOB + "termination: {maxRetries: 2, timeout: 30, ttl: 5}\n"
 
     def flaky(cmd):
         return [("failed", {"reason": "Error"})] if cmd.attempt < 3 else [("succeeded", {})]
@@ -110,7 +110,13 @@ async def test_retries_then_success(scheduler):
     assert run.attempt == 3
     assert [c.attempt for c in scheduler.agent.received] == [1, 2, 3]
     assert scheduler.agent.received[0].timeout_seconds == 30
-    kinds = [kind for kind, _ in await scheduler.events(run_uuid)]
+    assert scheduler.agent.received[0].ttl_seconds == 5
+
+    async def published() -> list[str] | None:  # the outbox relay publishes after the commit
+        kinds = [kind for kind, _ in await scheduler.events(run_uuid)]
+        return kinds if "done" in kinds else None
+
+    kinds = await wait_for(published, message="the done event is published")
     assert kinds.count("retrying") == 2
     assert kinds.count("done") == 1
 

@@ -285,3 +285,79 @@ async def test_restart_a_dag_and_approve_an_op(scheduler):
     assert restarted.children == 4
     await scheduler.act("stop", copy)
     await scheduler.wait_status(copy, "stopped")
+
+
+async def test_dag_admits_the_higher_queue_priority_first(scheduler):
+    """DAG concurrency 1: once `hold` frees the slot, c (queue priority 10) runs before a, b."""
+    text = (
+        """
+version: 1.1
+kind: operation
+name: ranked
+component:
+  run:
+    kind: dag
+    concurrency: 1
+    operations:"""
+        + op("hold")
+        + op("a", "dependencies: [hold]")
+        + op("b", "dependencies: [hold]")
+        + op("c", "dependencies: [hold]", f"queue: {scheduler.urgent}")
+    )
+    scheduler.agent.script = lambda cmd: [("succeeded", {})]
+    pipe = await scheduler.submit(text)
+    await scheduler.wait_status(pipe, "succeeded")
+    assert [c.name for c in scheduler.agent.received] == ["hold", "c", "a", "b"]
+    kids = await scheduler.children(pipe)
+    assert kids["c"].queue == scheduler.urgent
+
+
+async def test_resume_a_dag_reruns_only_what_did_not_succeed(scheduler):
+    text = (
+        """
+version: 1.1
+kind: operation
+name: resumable
+component:
+  run:
+    kind: dag
+    operations:"""
+        + op("a")
+        + op("b", "dependencies: [a]")
+    )
+    failed_once: set[str] = set()
+
+    def script(cmd):
+        if cmd.name == "b" and not failed_once:
+            failed_once.add(cmd.run_uuid)
+            return [("failed", {"exit_code": 1})]
+        return [("succeeded", {})]
+
+    scheduler.agent.script = script
+    pipe = await scheduler.submit(text)
+    await scheduler.wait_status(pipe, "failed")
+    await scheduler.act("resume", pipe)
+    run = await scheduler.wait_status(pipe, "succeeded")
+    assert run.attempt == 2
+    names = [c.name for c in scheduler.agent.received]
+    assert names == ["a", "b", "b"]
+    kids = await scheduler.children(pipe)
+    assert {k.name: (k.status, k.attempt) for k in kids.values()} == {
+        "a": ("succeeded", 1),
+        "b": ("succeeded", 2),
+    }
+
+
+async def test_resume_a_matrix_reruns_only_its_failed_trials(scheduler):
+    def script(cmd):
+        failing = cmd.inputs["lr"] == 0.3 and cmd.attempt == 1
+        return [("failed", {})] if failing else [("succeeded", {})]
+
+    scheduler.agent.script = script
+    sweep = await scheduler.submit(MATRIX)
+    await scheduler.wait_status(sweep, "failed")
+    await scheduler.act("resume", sweep)
+    await scheduler.wait_status(sweep, "succeeded")
+    rerun = [c.inputs["lr"] for c in scheduler.agent.received if c.attempt == 2]
+    assert rerun == [0.3]
+    assert len(scheduler.agent.received) == 5

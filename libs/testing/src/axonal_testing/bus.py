@@ -29,6 +29,7 @@ async def running(*brokers: NatsBroker) -> AsyncIterator[None]:
         for broker in brokers:
             await broker.start()
             started.append(broker)
+            await broker.connection.flush()  # the server has every subscription before we go on
         yield
     finally:
         for broker in reversed(started):

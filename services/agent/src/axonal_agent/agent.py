@@ -11,6 +11,7 @@ import structlog
 
 from axonal_agent import store
 from axonal_agent.attempt import Attempt, AttemptDeps
+from axonal_agent.cleanup import Janitor
 from axonal_agent.domain.resources import SlotLedger, run_resources
 from axonal_agent.ports import Executor
 from axonal_agent.reports import Reporter
@@ -45,6 +46,7 @@ class Agent:
         self._heartbeat: asyncio.Task[None] | None = None
         self._ctx: ServiceContext | None = None
         self._stopped: dict[str, None] = {}  # runs asked to stop, oldest first
+        self._janitor: Janitor | None = None
 
     @property
     def ctx(self) -> ServiceContext:
@@ -72,6 +74,8 @@ class Agent:
     async def start(self) -> None:
         """Reconcile what an earlier life left, then take work and heartbeat."""
         await self.reconcile()
+        self._janitor = Janitor(self.ctx.pool, self.settings.name)
+        await self._janitor.resume()
         self.ready.set()
         self._heartbeat = asyncio.create_task(self._beat(), name="agent-heartbeat")
         log.info("agent.ready", agent=self.settings.name, queues=self.settings.queues)
@@ -86,6 +90,8 @@ class Agent:
             attempt.shutting_down = True
             attempt.request_stop()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self._janitor is not None:
+            await self._janitor.close()
         with contextlib.suppress(Exception):  # the relay may be gone already: send the reports
             await OutboxRelay(self.ctx.pool, jetstream(self.ctx.broker)).drain()
 
@@ -142,7 +148,13 @@ class Agent:
 
         async def record(conn: Connection) -> bool:
             added = await store.insert(
-                conn, cmd.run_uuid, cmd.attempt, self.settings.name, cmd.queue, str(folder)
+                conn,
+                cmd.run_uuid,
+                cmd.attempt,
+                self.settings.name,
+                cmd.queue,
+                str(folder),
+                cmd.ttl_seconds,
             )
             if added:
                 await self.reporter.report(
@@ -191,6 +203,10 @@ class Agent:
     async def _run(self, key: str, attempt: Attempt) -> None:
         try:
             await attempt.run()
+            cmd = attempt.command
+            if cmd.ttl_seconds is not None and self._janitor is not None:
+                with contextlib.suppress(Exception):  # kept, as without a ttl
+                    await self._janitor.attempt_ended(cmd.run_uuid, cmd.attempt, attempt.folder)
         finally:
             self.attempts.pop(key, None)
             self._tasks.pop(key, None)

@@ -7,7 +7,17 @@ from datetime import datetime
 
 from axonal_db import Connection
 
-__all__ = ["Execution", "finish", "insert", "set_running", "unfinished"]
+__all__ = [
+    "Execution",
+    "Expiring",
+    "deadline",
+    "finish",
+    "insert",
+    "mark_cleaned",
+    "set_running",
+    "to_clean",
+    "unfinished",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,17 +31,24 @@ class Execution:
 
 
 async def insert(
-    conn: Connection, run_uuid: str, attempt: int, agent: str, queue: str, folder: str
+    conn: Connection,
+    run_uuid: str,
+    attempt: int,
+    agent: str,
+    queue: str,
+    folder: str,
+    ttl_seconds: float | None = None,
 ) -> bool:
     """Record a new attempt in ``starting``; ``False`` if it is already known."""
     added = await conn.fetchval(
-        "INSERT INTO executions (run_uuid, attempt, agent, queue, folder, status) "
-        "VALUES ($1, $2, $3, $4, $5, 'starting') ON CONFLICT DO NOTHING RETURNING true",
+        "INSERT INTO executions (run_uuid, attempt, agent, queue, folder, status, ttl_seconds) "
+        "VALUES ($1, $2, $3, $4, $5, 'starting', $6) ON CONFLICT DO NOTHING RETURNING true",
         run_uuid,
         attempt,
         agent,
         queue,
         folder,
+        ttl_seconds,
     )
     return bool(added)
 
@@ -47,9 +64,11 @@ async def set_running(conn: Connection, run_uuid: str, attempt: int, pid: int) -
 
 
 async def finish(conn: Connection, run_uuid: str, attempt: int, status: str) -> bool:
-    """Close the attempt with ``status``; ``False`` if it was already closed."""
+    """Close the attempt with ``status`` (and its folder's deletion deadline when it has a
+    ttl); ``False`` if it was already closed."""
     done = await conn.fetchval(
-        "UPDATE executions SET status = $3, finished_at = now() "
+        "UPDATE executions SET status = $3, finished_at = now(), delete_after = now() + "
+        "make_interval(secs => ttl_seconds) "
         "WHERE run_uuid = $1 AND attempt = $2 AND finished_at IS NULL RETURNING true",
         run_uuid,
         attempt,
@@ -65,3 +84,41 @@ async def unfinished(conn: Connection, agent: str) -> list[Execution]:
         agent,
     )
     return [Execution(**dict(row)) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Expiring:
+    """A finished attempt whose folder is deleted at ``delete_after``."""
+
+    run_uuid: str
+    attempt: int
+    folder: str
+    delete_after: datetime
+
+
+async def to_clean(conn: Connection, agent: str) -> list[Expiring]:
+    """Attempts of ``agent`` whose folder has a deadline and is not deleted yet."""
+    rows = await conn.fetch(
+        "SELECT run_uuid, attempt, folder, delete_after FROM executions WHERE agent = $1 "
+        "AND delete_after IS NOT NULL AND cleaned_at IS NULL ORDER BY delete_after",
+        agent,
+    )
+    return [Expiring(**dict(row)) for row in rows]
+
+
+async def deadline(conn: Connection, run_uuid: str, attempt: int) -> datetime | None:
+    value = await conn.fetchval(
+        "SELECT delete_after FROM executions WHERE run_uuid = $1 AND attempt = $2 "
+        "AND cleaned_at IS NULL",
+        run_uuid,
+        attempt,
+    )
+    return value if isinstance(value, datetime) else None
+
+
+async def mark_cleaned(conn: Connection, run_uuid: str, attempt: int) -> None:
+    await conn.execute(
+        "UPDATE executions SET cleaned_at = now() WHERE run_uuid = $1 AND attempt = $2",
+        run_uuid,
+        attempt,
+    )

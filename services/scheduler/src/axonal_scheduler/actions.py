@@ -75,11 +75,24 @@ async def _restart(engine: Engine, run: Run, new_uuid: str) -> None:
 
 
 async def _resume(engine: Engine, run: Run) -> None:
-    """A stopped or failed job runs again as the same run, with a new attempt."""
-    if run.status not in DONE_STATUSES - {S.SUCCEEDED} or run.kind in PIPELINE_KINDS:
+    """A stopped or failed run runs again as the same run, with a new attempt; a pipeline
+    keeps its succeeded children and re-runs the others (new attempts)."""
+    if run.status not in DONE_STATUSES - {S.SUCCEEDED} or not run.compiled:
         return
-    if not run.compiled:
+    if not await engine.set(run, S.RESUMING, "Resumed", None, force=True):
         return
-    if await engine.set(run, S.RESUMING, "Resumed", None, force=True):
-        run.attempt += 1
-        await engine.proceed(run)
+    run.attempt += 1
+    if run.kind in PIPELINE_KINDS:
+        await _reopen_children(engine, run)
+    await engine.proceed(run)
+
+
+async def _reopen_children(engine: Engine, parent: Run) -> None:
+    """Every done child that did not succeed waits again (``resuming``, next attempt)."""
+    for kid in await store.children(engine.conn, parent.uuid):
+        if kid.status not in DONE_STATUSES or kid.status is S.SUCCEEDED:
+            continue
+        kid.attempt += 1
+        reopened = await engine.set(kid, S.RESUMING, "Resumed", None, force=True, cascade=False)
+        if reopened and kid.kind in PIPELINE_KINDS:
+            await _reopen_children(engine, kid)

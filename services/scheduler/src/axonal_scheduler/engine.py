@@ -37,6 +37,8 @@ class Engine:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
 
     async def create(self, run: Run) -> bool:
+        """Record a new run; it takes its queue's priority unless it carries one."""
+        run.priority = run.priority or self.settings.priority(run.queue)
         return await record_created(self.tx, run)
 
     async def set(
@@ -113,7 +115,7 @@ class Engine:
 
     async def _execute(self, run: Run) -> None:
         termination = run.compiled.get("termination") or {}
-        timeout = termination.get("timeout")
+        timeout, ttl = termination.get("timeout"), termination.get("ttl")
         command = ExecuteRun(
             run_uuid=run.uuid,
             attempt=run.attempt,
@@ -125,6 +127,7 @@ class Engine:
             inputs=run.inputs,
             to_env=env_values(run.compiled.get("to_env") or {}, run.inputs),
             timeout_seconds=float(timeout) if timeout else None,
+            ttl_seconds=_seconds(ttl),
         )
         event = new_event(command, source=self.tx.source, project=run.full_project)
         await enqueue(
@@ -177,6 +180,14 @@ class Engine:
             for child in await store.children(self.conn, run.uuid):
                 await self.stop(child, cascade=False)
             await pipelines.advance(self, run.uuid)
+
+
+def _seconds(value: Any) -> float | None:
+    """A resolved number of seconds (``None`` when unset or not a number)."""
+    try:
+        return float(value) if value is not None and float(value) >= 0 else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _with_exit_code(reason: str | None, message: str | None, exit_code: int) -> str:

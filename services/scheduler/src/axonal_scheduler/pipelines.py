@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 __all__ = ["advance", "expand", "on_child_done"]
 
 S = RunStatus
+#: Children waiting for their upstreams and a slot (``resuming``: a resumed pipeline).
+WAITING = frozenset({S.CREATED, S.RESUMING})
 
 
 def _child_uuid(parent: str, key: str) -> str:
@@ -111,9 +113,9 @@ async def _step(engine: Engine, parent: Run) -> bool:
     kids = await store.children(engine.conn, parent.uuid)
     by_name = {k.op_name: k for k in kids if k.op_name}
     limit = _concurrency(parent)
-    active = sum(1 for k in kids if k.status not in DONE_STATUSES and k.status is not S.CREATED)
-    for kid in kids:
-        if kid.status is not S.CREATED or not kid.is_approved:
+    active = sum(1 for k in kids if k.status not in DONE_STATUSES and k.status not in WAITING)
+    for kid in sorted(kids, key=lambda k: -k.priority):  # stable: FIFO within a priority
+        if kid.status not in WAITING or not kid.is_approved:
             continue
         if parent.status is S.STOPPING:
             await engine.set(kid, S.STOPPED, "Stopped", "the pipeline is stopping", cascade=False)

@@ -30,6 +30,9 @@ class ExecuteRun(EventData):
     inputs: dict[str, Any] = Field(default_factory=dict)
     to_env: dict[str, str] = Field(default_factory=dict, description="Env vars from toEnv params.")
     timeout_seconds: float | None = Field(default=None, gt=0)
+    ttl_seconds: float | None = Field(
+        default=None, ge=0, description="Delete the attempt's folder this long after it ends."
+    )
 
     def subject_id(self) -> str | None:
         return self.run_uuid
