@@ -129,4 +129,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
         yield start_stack(home, env)
     finally:
         stop_stack(home, env)
+        # Keep the services' logs with pytest's retained temp folders, for post-mortems.
+        if (home / "logs").is_dir():
+            kept = tmp_path_factory.getbasetemp() / "stack-logs"
+            shutil.copytree(home / "logs", kept, dirs_exist_ok=True)
         shutil.rmtree(home, ignore_errors=True)
