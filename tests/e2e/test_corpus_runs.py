@@ -267,7 +267,7 @@ def test_quick_start_dag_tunes_only_when_the_loss_is_high(
     assert submitted.returncode == 0, submitted.stderr
     dag_uuid = json.loads(submitted.stdout)["uuid"]
 
-    dag = wait_for_sync(lambda: _done(http, dag_uuid), timeout=60, interval=0.2, message="dag")
+    dag = wait_for_sync(lambda: _done(http, dag_uuid), timeout=120, interval=0.2, message="dag")
     ops = {run["name"]: run for run in _get(http, RUNS, pipeline=dag_uuid)["runs"]}
     assert dag["status"] == "succeeded", json.dumps([dag, ops], indent=1)
     tuned = max_loss is None  # the stand-in's loss is 0.25; max_loss defaults to 0.01

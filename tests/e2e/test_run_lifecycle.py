@@ -170,8 +170,15 @@ def test_logs_are_readable_while_running_and_after(user: User) -> None:
     assert "second-line" not in user.log_lines(uuid)
     go.touch()
     assert user.wait_done(uuid)["status"] == "succeeded"
-    result = user.stack.cli("ops", "logs", uuid, "-p", user.project, "--json", timeout=30)
-    lines = [doc["line"] for doc in parse_json_stream(result.stdout)]
+
+    def all_lines() -> list[str] | None:
+        # Logs travel on their own stream (INGEST): the last batch may land just after the
+        # final status, so read until it is there rather than once.
+        result = user.stack.cli("ops", "logs", uuid, "-p", user.project, "--json", timeout=30)
+        lines = [doc["line"] for doc in parse_json_stream(result.stdout)]
+        return lines if len(lines) >= 3 else None
+
+    lines = wait_for_sync(all_lines, timeout=20, message="every line stored")
     assert lines == ["first-line", "second-line", "third-line"]
 
 
