@@ -198,10 +198,10 @@ async def test_no_ttl_keeps_the_folder(start_agent, observed, execute):
 
 async def test_a_restarted_agent_deletes_folders_whose_ttl_passed(start_agent, observed, execute):
     agent = await start_agent()
-    run_uuid = await execute(job("echo kept"), ttl_seconds=3)
+    run_uuid = await execute(job("echo kept"), ttl_seconds=6)
     await observed.wait_final(run_uuid)
     await agent.stop()  # before the deadline: the timer dies with the agent
     folder = agent.settings.work_root / run_uuid / "1"
     assert folder.exists()
     await start_agent(name=agent.settings.name)
-    await wait_for(lambda: not folder.exists(), timeout=15, message="deleted after a restart")
+    await wait_for(lambda: not folder.exists(), timeout=25, message="deleted after a restart")
