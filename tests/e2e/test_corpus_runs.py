@@ -237,7 +237,7 @@ def test_corpus_file_runs_to_completion(
     run_uuid = json.loads(submitted.stdout)["uuid"]
 
     run = wait_for_sync(
-        lambda: _done(http, run_uuid), timeout=60, interval=0.1, message=f"{case.path} done"
+        lambda: _done(http, run_uuid), timeout=120, interval=0.1, message=f"{case.path} done"
     )
     assert run["status"] == "succeeded", (run, _logs(http, run_uuid))
     if case.logs:

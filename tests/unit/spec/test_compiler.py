@@ -1019,3 +1019,16 @@ def test_path_refs_are_relative_to_the_checked_file(tmp_path: Path):
     compiled = check([op]).compiled
     assert compiled is not None
     assert compiled.run["container"]["args"] == ["--lr=1.0"]
+
+
+def test_hooks_given_as_a_template_must_render_to_a_list():
+    text = (
+        "kind: component\n"
+        "inputs: [{name: notify, type: list, value: [{hubRef: slack}], isOptional: true}]\n"
+        "run: {kind: job, container: {image: busybox}}\n"
+    )
+    good = compile_operation(load(text + "hooks: '{{ notify }}'\n"))
+    assert good.hooks == [{"hubRef": "slack"}]
+    with pytest.raises(SpecError) as info:
+        compile_operation(load(text + "hooks: '{{ nope }}'\n"))
+    assert [p.location for p in info.value.problems] == ["hooks"]

@@ -163,6 +163,7 @@ class _Build:
         self.upstream: dict[str, list[str]] | None = None
         self.layers: list[list[str]] | None = None
         self.matrix: MatrixPlan | None = None
+        self.rendered_lists: dict[str, list[dict[str, Any]]] = {}
 
     def fail(self, exc: SpecError, *parts: str) -> None:
         self.problems.extend(_problems(exc, join_location(self.location, *parts)))
@@ -236,6 +237,8 @@ class _Build:
             self.run = render_available(self.run, self.context, self.later, location=where)
         except SpecError as exc:
             self.problems.extend(exc.problems)
+        for key in ("hooks", "events", "joins"):
+            self._render_list(key)
         if not self.op.conditions:
             return
         try:
@@ -247,6 +250,24 @@ class _Build:
             message = f"unknown names: {', '.join(sorted(unknown))}"
             self.problems.append(Problem(join_location(self.location, "conditions"), message))
 
+    def _render_list(self, key: str) -> None:
+        """A ``{{ }}`` given for hooks/events/joins must render to a list of mappings."""
+        value = getattr(self.op, key)
+        if key == "hooks" and value is None:
+            value = self.component.hooks
+        if not isinstance(value, str):
+            return
+        where = join_location(self.location, key)
+        try:
+            rendered = render_available(value, self.context, self.later, location=where)
+        except SpecError as exc:
+            self.problems.extend(exc.problems)
+            return
+        if not (isinstance(rendered, list) and all(isinstance(v, dict) for v in rendered)):
+            self.problems.append(Problem(where, f"{key} must render to a list of mappings"))
+            return
+        self.rendered_lists[key] = rendered
+
     def plan_matrix(self) -> None:
         if self.op.matrix is None:
             return
@@ -254,6 +275,12 @@ class _Build:
             self.matrix = plan_matrix(self.op.matrix, self.component, seed=self.options.uuid)
         except SpecError as exc:
             self.fail(exc, "matrix")
+
+    def _list(self, key: str, value: Any) -> list[dict[str, Any]]:
+        if isinstance(value, str):
+            return self.rendered_lists.get(key, [])
+        dumped: list[dict[str, Any]] = _dump(value) or []
+        return dumped
 
     def result(self) -> CompiledOperation:
         if self.problems:
@@ -286,9 +313,9 @@ class _Build:
             conditions=op.conditions,
             skip_on_upstream_skip=bool(op.skip_on_upstream_skip),
             schedule=_dump(op.schedule),
-            hooks=_dump(op.hooks or component.hooks) or [],
-            events=_dump(op.events) or [],
-            joins=_dump(op.joins) or [],
+            hooks=self._list("hooks", op.hooks or component.hooks),
+            events=self._list("events", op.events),
+            joins=self._list("joins", op.joins),
             build=_dump(op.build or component.build),
             cache=_dump(op.cache or component.cache),
             termination=_dump(op.termination or component.termination),

@@ -73,10 +73,10 @@ class CompiledOperation(_Out):
     hooks: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)
     joins: list[dict[str, Any]] = Field(default_factory=list)
-    build: dict[str, Any] | None = None
-    cache: dict[str, Any] | None = None
-    termination: dict[str, Any] | None = None
-    plugins: dict[str, Any] | None = None
+    build: dict[str, Any] | str | None = None  # a str: a template kept as written
+    cache: dict[str, Any] | str | None = None  # a str: a template kept as written
+    termination: dict[str, Any] | str | None = None  # a str: a template kept as written
+    plugins: dict[str, Any] | str | None = None  # a str: a template kept as written
     is_approved: bool = True
     content_hash: str
 

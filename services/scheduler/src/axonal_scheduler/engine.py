@@ -88,7 +88,7 @@ class Engine:
         await pipelines.advance(self, run.uuid)
 
     async def _cache_hit(self, run: Run, *, cascade: bool) -> bool:
-        cache = run.compiled.get("cache")
+        cache = _section(run, "cache")
         if not cache or cache.get("disable") or not run.content_hash:
             return False
         hit = await store.cached(self.conn, run.content_hash, run.uuid)
@@ -114,7 +114,7 @@ class Engine:
                 await self._execute(run)
 
     async def _execute(self, run: Run) -> None:
-        termination = run.compiled.get("termination") or {}
+        termination = _section(run, "termination")
         timeout, ttl = termination.get("timeout"), termination.get("ttl")
         command = ExecuteRun(
             run_uuid=run.uuid,
@@ -161,7 +161,7 @@ class Engine:
         await self.set(run, report.status, report.reason, message)
 
     def _retries_left(self, run: Run) -> bool:
-        termination: dict[str, Any] = run.compiled.get("termination") or {}
+        termination = _section(run, "termination")
         return run.attempt <= int(termination.get("maxRetries") or 0)
 
     async def stop(self, run: Run, reason: str = "Stopped", *, cascade: bool = True) -> None:
@@ -180,6 +180,12 @@ class Engine:
             for child in await store.children(self.conn, run.uuid):
                 await self.stop(child, cascade=False)
             await pipelines.advance(self, run.uuid)
+
+
+def _section(run: Run, key: str) -> dict[str, Any]:
+    """A compiled section as a mapping (a section still written as a template counts as unset)."""
+    value = run.compiled.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def _seconds(value: Any) -> float | None:
