@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from axonal.cli import console, err_console
+from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
 
 if TYPE_CHECKING:
     from axonal_spec import SpecError
@@ -76,15 +77,9 @@ def _show_result(result: CheckResult, *, full: bool, as_json: bool) -> None:
 
 
 def check(
-    files: Annotated[
-        list[Path], typer.Option("-f", "--file", help="Polyaxonfile; repeat to merge in order.")
-    ],
-    params: Annotated[
-        list[str] | None, typer.Option("-P", "--param", help="Input value, NAME=VALUE; repeatable.")
-    ] = None,
-    presets: Annotated[
-        list[Path] | None, typer.Option("--preset", help="Preset file applied after the files.")
-    ] = None,
+    files: FilesOpt,
+    params: ParamsOpt = None,
+    presets: PresetsOpt = None,
     url_map: Annotated[
         list[str] | None,
         typer.Option("--url-map", help="Serve a urlRef (or URL prefix ending in /) from PATH."),

@@ -9,6 +9,7 @@ import typer
 
 from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
 from axonal.cli import console, fail
+from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
 
 __all__ = ["run"]
 
@@ -24,15 +25,9 @@ def _read(paths: list[Path], what: str) -> list[str]:
 
 
 def run(
-    files: Annotated[
-        list[Path], typer.Option("-f", "--file", help="Polyaxonfile; repeat to merge in order.")
-    ],
-    params: Annotated[
-        list[str] | None, typer.Option("-P", "--param", help="Input value, NAME=VALUE; repeatable.")
-    ] = None,
-    presets: Annotated[
-        list[Path] | None, typer.Option("--preset", help="Preset file applied after the files.")
-    ] = None,
+    files: FilesOpt,
+    params: ParamsOpt = None,
+    presets: PresetsOpt = None,
     project: ProjectOpt = None,
     queue: Annotated[str | None, typer.Option("-q", "--queue", help="Queue to run on.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name of the run.")] = None,
