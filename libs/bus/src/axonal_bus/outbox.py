@@ -18,6 +18,7 @@ import asyncpg
 import structlog
 from nats.js import JetStreamContext
 
+from axonal_bus.aio import wait_event
 from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
 from axonal_db import Connection, transaction
 from axonal_events import CloudEvent, EventData, Subjects
@@ -145,8 +146,7 @@ class OutboxRelay:
                 log.warning("outbox.relay_failed", error=str(exc), error_type=type(exc).__name__)
                 await asyncio.sleep(min(30.0, 0.2 * 2**failures))
                 continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+            await wait_event(self._wake, self.poll_interval)
 
     def _on_notify(self, *_: object) -> None:
         self._wake.set()

@@ -21,6 +21,7 @@ import structlog
 from faststream import ContextRepo, FastStream
 from faststream.nats import NatsBroker
 
+from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import create_broker, jetstream
 from axonal_bus.dlq_relay import register_dlq_relay
 from axonal_bus.housekeeping import keep_tables_small
@@ -126,8 +127,6 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
 
     @app.on_shutdown
     async def stop_relay() -> None:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks)
 
     return app

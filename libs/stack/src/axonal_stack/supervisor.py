@@ -21,6 +21,7 @@ from pathlib import Path
 
 from nats.aio.client import Client
 
+from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import connect_nats
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
@@ -269,9 +270,7 @@ class Supervisor:
 
     async def _shutdown(self, failure: str) -> None:
         self._update("stopping", "stopping services")
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await cancel_and_wait(self._tasks)
         self._tasks = []
         if self._nc is not None:
             with contextlib.suppress(Exception):

@@ -16,6 +16,7 @@ from axonal_agent.domain.resources import SlotLedger, run_resources
 from axonal_agent.ports import Executor
 from axonal_agent.reports import Reporter
 from axonal_agent.settings import AgentSettings
+from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import jetstream
 from axonal_bus.inbox import process_once
 from axonal_bus.outbox import OutboxRelay, event_headers
@@ -84,8 +85,7 @@ class Agent:
         """Shut down: stop every process (their runs fail with ``AgentStopped``)."""
         self.ready.clear()
         if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            await asyncio.gather(self._heartbeat, return_exceptions=True)
+            await cancel_and_wait([self._heartbeat])
         for attempt in self.attempts.values():
             attempt.shutting_down = True
             attempt.request_stop()

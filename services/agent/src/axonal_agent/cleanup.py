@@ -13,6 +13,7 @@ import structlog
 
 from axonal_agent import store
 from axonal_agent.domain.retention import seconds_left
+from axonal_bus.aio import cancel_and_wait
 
 __all__ = ["Janitor"]
 
@@ -59,6 +60,4 @@ class Janitor:
         log.info("cleanup.deleted", run_uuid=run_uuid, attempt=attempt, folder=str(folder))
 
     async def close(self) -> None:
-        for task in list(self._timers.values()):
-            task.cancel()
-        await asyncio.gather(*self._timers.values(), return_exceptions=True)
+        await cancel_and_wait(list(self._timers.values()))

@@ -1,0 +1,36 @@
+"""Stopping background loops reliably on Python 3.11.
+
+On 3.11, ``asyncio.wait_for`` can swallow a cancellation that arrives just as the awaited
+future completes (nats-py waits on every PubAck that way). A loop whose cancellation is
+swallowed runs on, and whoever awaits it hangs. :func:`cancel_and_wait` cancels until the
+task is really done; :func:`wait_event` waits without ``wait_for``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["cancel_and_wait", "wait_event"]
+
+_RECANCEL_EVERY = 0.5  # seconds: a swallowed cancellation is repeated this often
+
+
+async def wait_event(event: asyncio.Event, timeout: float) -> bool:
+    """Wait for ``event`` at most ``timeout`` seconds; ``True`` when it is set."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            await event.wait()
+    return event.is_set()
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait until every one has ended, cancelling again if needed."""
+    pending = {task for task in tasks if not task.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=_RECANCEL_EVERY)
+    await asyncio.gather(*tasks, return_exceptions=True)
