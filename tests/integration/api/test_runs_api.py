@@ -176,11 +176,12 @@ def events_of(text: str) -> list[tuple[str, dict]]:
     out = []
     for block in text.strip().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines())
+        fields.pop("id", None)
         out.append((fields["event"], json.loads(fields["data"])))
     return out
 
 
-async def test_log_stream_sends_stored_then_live_lines_and_ends_when_done(
+async def test_log_stream_sends_stored_then_new_lines_and_ends_when_done(
     live_url, platform, nats_client, bus_settings
 ):
     run = platform.add_run()
@@ -201,11 +202,9 @@ async def test_log_stream_sends_stored_then_live_lines_and_ends_when_done(
     task = asyncio.create_task(follow())
     await wait_for(lambda: b"stored-2" in b"".join(received), message="stored lines")
     now = datetime.now(UTC)
-    records = [
-        LogRecord(seq=2, at=now, stream="stdout", line="stored-2"),  # already sent: skipped
-        LogRecord(seq=3, at=now, stream="stderr", line="live-3"),
-    ]
+    records = [LogRecord(seq=3, at=now, stream="stderr", line="live-3")]
     batch = LogBatch(run_uuid=run.uuid, attempt=1, records=records)
+    platform.add_lines(run.uuid, "live-3")  # what the scheduler stores
     await nats_client.publish(subject, batch.model_dump_json().encode())
     await wait_for(lambda: b"live-3" in b"".join(received), message="live line")
     platform.set_status(run.uuid, RunStatus.SUCCEEDED)
@@ -227,3 +226,12 @@ async def test_log_stream_of_a_done_run_ends_after_the_stored_lines(client, plat
     reply = await client.get(f"{RUNS}/{run.uuid}/logs/stream")
     events = events_of(reply.text)
     assert [name for name, _ in events] == ["log", "log", "done"]
+
+
+async def test_log_stream_resumes_after_the_last_event_id(client, platform):
+    run = platform.add_run(status=RunStatus.SUCCEEDED)
+    platform.add_lines(run.uuid, "a", "b", "c")
+    reply = await client.get(f"{RUNS}/{run.uuid}/logs/stream", headers={"Last-Event-ID": "2"})
+    events = events_of(reply.text)
+    assert [(name, data.get("line")) for name, data in events] == [("log", "c"), ("done", None)]
+    assert "id: 3\n" in reply.text

@@ -83,6 +83,35 @@ async def test_logs_are_stored_once_and_served(scheduler):
     await scheduler.agent.report(run_uuid, 1, "succeeded")
 
 
+async def test_logs_are_done_only_once_every_reported_line_is_stored(scheduler):
+    """The final report can overtake the last log batch: ``done`` waits for the line count."""
+    run_uuid = await scheduler.submit(JOB)
+    await scheduler.wait_status(run_uuid, "scheduled")
+    await scheduler.agent.report(run_uuid, 1, "running")
+    await publish_lines(scheduler, run_uuid, 1, 2, 3)
+    await scheduler.agent.report(run_uuid, 1, "succeeded", log_lines=5)
+    await scheduler.wait_status(run_uuid, "succeeded")
+    page = await wait_for(lambda: read_if(scheduler, run_uuid, 3), message="3 log lines")
+    assert not page.done  # lines 4 and 5 are still on their way
+    await publish_lines(scheduler, run_uuid, 4, 5)
+    page = await wait_for(lambda: read_if(scheduler, run_uuid, 5), message="5 log lines")
+    assert page.done
+
+
+async def publish_lines(scheduler, run_uuid, *seqs):
+    now = datetime.now(UTC)
+    records = [LogRecord(seq=i, at=now, stream="stdout", line=f"line {i}") for i in seqs]
+    batch = LogBatch(run_uuid=run_uuid, attempt=1, records=records)
+    subject = scheduler.subjects.ingest(f"logs.{run_uuid}")
+    headers = {"Nats-Msg-Id": f"{run_uuid}:1:{seqs[0]}"}
+    await scheduler.js.publish(subject, batch.model_dump_json().encode(), headers=headers)
+
+
+async def read_if(scheduler, run_uuid, count):
+    page = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid), LogPage)
+    return page if len(page.lines) == count else None
+
+
 async def test_cache_hit_finishes_at_once(scheduler):
     text = JOB.replace("print(1)", "print(2)") + "cache: {ttl: 3600}\n"  # a new cache key
     scheduler.agent.script = lambda cmd: [("succeeded", {"outputs": {"acc": 0.9}})]

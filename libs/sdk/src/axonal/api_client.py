@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,26 +112,51 @@ class ApiClient:
             raise self._error(reply)
         return reply.json() if reply.content else None
 
-    def stream_events(self, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Server-Sent Events of ``path`` as (event, data), until the server ends them."""
+    def stream_events(self, path: str, *, retries: int = 5) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Server-Sent Events of ``path`` as (event, data), until the server ends them.
+
+        A dropped connection is resumed with ``Last-Event-ID`` (up to ``retries`` times in a
+        row), so no event is lost or repeated.
+        """
         import httpx  # noqa: PLC0415
 
-        try:
-            with self._http.stream("GET", path, timeout=httpx.Timeout(30.0, read=None)) as reply:
-                if reply.status_code >= 400:
-                    reply.read()
-                    raise self._error(reply)
-                event, data = "message", ""
-                for line in reply.iter_lines():
-                    if line.startswith("event:"):
-                        event = line[6:].strip()
-                    elif line.startswith("data:"):
-                        data += line[5:].strip()
-                    elif not line and data:
-                        yield event, json.loads(data)
-                        event, data = "message", ""
-        except httpx.HTTPError as exc:
-            raise ApiError(f"cannot reach the api at {self.base_url}: {exc}", _START_HINT) from None
+        last_id: str | None = None
+        failures = 0
+        while True:
+            headers = {"Last-Event-ID": last_id} if last_id else {}
+            try:
+                for event_id, event, data in self._read_events(path, headers):
+                    last_id, failures = event_id or last_id, 0
+                    yield event, data
+                return
+            except httpx.HTTPError as exc:
+                failures += 1
+                if failures > retries:
+                    message = f"cannot reach the api at {self.base_url}: {exc}"
+                    raise ApiError(message, _START_HINT) from None
+                time.sleep(min(5.0, 0.25 * 2**failures))
+
+    def _read_events(
+        self, path: str, headers: dict[str, str]
+    ) -> Iterator[tuple[str | None, str, dict[str, Any]]]:
+        import httpx  # noqa: PLC0415
+
+        timeout = httpx.Timeout(30.0, read=None)
+        with self._http.stream("GET", path, headers=headers, timeout=timeout) as reply:
+            if reply.status_code >= 400:
+                reply.read()
+                raise self._error(reply)
+            event_id, event, data = None, "message", ""
+            for line in reply.iter_lines():
+                if line.startswith("id:"):
+                    event_id = line[3:].strip()
+                elif line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:"):
+                    data += line[5:].strip()
+                elif not line and data:
+                    yield event_id, event, json.loads(data)
+                    event_id, event, data = None, "message", ""
 
     @staticmethod
     def _error(reply: httpx.Response) -> ApiError:

@@ -80,7 +80,7 @@ class Attempt:
             grace = self.deps.settings.stop_grace_seconds
             self._stop_task = asyncio.create_task(self.process.stop(grace))
 
-    async def _report_final(self, result: Verdict, outputs: dict[str, Any]) -> None:
+    async def _report_final(self, result: Verdict, outputs: dict[str, Any], lines: int) -> None:
         """Close the execution and report how it ended, in one transaction (once)."""
         cmd, status = self.command, RunStatus(result.status)
         async with transaction(self.deps.pool) as conn:
@@ -97,6 +97,7 @@ class Attempt:
                 message=result.message,
                 exit_code=result.exit_code,
                 outputs=outputs,
+                log_lines=lines,
             )
 
     async def _mark_running(self, pid: int) -> None:
@@ -153,15 +154,15 @@ class Attempt:
                 await self.process.stop(0)
         await logs.close()
         outputs = read_outputs(self.outputs_file)
-        await self._final_report(result, outputs)
+        await self._final_report(result, outputs, logs.lines)
         log.info("attempt.done", run_uuid=cmd.run_uuid, status=result.status, reason=result.reason)
 
-    async def _final_report(self, result: Verdict, outputs: dict[str, Any]) -> None:
+    async def _final_report(self, result: Verdict, outputs: dict[str, Any], lines: int) -> None:
         """Report the end, retrying while the database is away (the process is already gone)."""
         failures = 0
         while True:
             try:
-                await self._report_final(result, outputs)
+                await self._report_final(result, outputs, lines)
                 return
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 failures += 1

@@ -8,7 +8,6 @@ at ``max_lines`` lines, whichever comes first.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ import structlog
 from nats.js import JetStreamContext
 
 from axonal_agent.domain.outcome import LAST_LINES
+from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_events import Subjects
 from axonal_events.logs import LogBatch, LogRecord
 
@@ -65,15 +65,18 @@ class LogStream:
         if len(self._pending) > _MAX_PENDING:
             del self._pending[: self._max_lines]
 
+    @property
+    def lines(self) -> int:
+        """How many lines the attempt produced so far (the last ``seq``)."""
+        return self._seq
+
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name=f"logs-{self.run_uuid}")
 
     async def close(self) -> None:
         """Flush what is left and close the file."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait([self._task])
         for _ in range(3):
             if await self.flush():
                 break
@@ -100,7 +103,6 @@ class LogStream:
 
     async def _loop(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._full.wait(), self._interval)
+            await wait_event(self._full, self._interval)
             self._full.clear()
             await self.flush()

@@ -33,6 +33,7 @@ class Reporter:
         message: str | None = None,
         exit_code: int | None = None,
         outputs: dict[str, Any] | None = None,
+        log_lines: int | None = None,
     ) -> None:
         data = StatusReport(
             run_uuid=run_uuid,
@@ -43,6 +44,7 @@ class Reporter:
             message=message,
             exit_code=exit_code,
             outputs=outputs or {},
+            log_lines=log_lines,
         )
         event = new_event(
             data,

@@ -136,6 +136,10 @@ class Engine:
 
     async def report(self, report: StatusReport) -> None:
         """Apply an agent's report; late reports of other attempts or done runs are ignored."""
+        if report.log_lines is not None:
+            await store.record_log_total(
+                self.conn, report.run_uuid, report.attempt, report.log_lines
+            )
         run = await store.lock_run(self.conn, report.run_uuid)
         if run is None or run.attempt != report.attempt or run.status in DONE_STATUSES:
             log.info(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from axonal_bus import rpc
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
@@ -20,6 +22,9 @@ from axonal_scheduler import store
 from axonal_scheduler.store import Run
 
 __all__ = ["register", "run_info"]
+
+#: How long after a run finished its logs count as complete even if lines are missing.
+_LOG_GRACE = timedelta(seconds=30)
 
 
 def run_info(run: Run, children: int = 0) -> RunInfo:
@@ -54,6 +59,12 @@ async def _found(conn: Connection, uuid: str) -> Run:
     return run
 
 
+def _long_finished(run: Run) -> bool:
+    """Lines the bus refused stay in the agent's ``logs.txt``: readers stop waiting at last."""
+    finished = run.finished_at
+    return finished is not None and datetime.now(UTC) - finished > _LOG_GRACE
+
+
 def register(ctx: ServiceContext) -> None:
     async def get_run(request: GetRun) -> RunInfo:
         async with ctx.pool.acquire() as conn:
@@ -84,7 +95,11 @@ def register(ctx: ServiceContext) -> None:
         async with ctx.pool.acquire() as conn:
             run = await _found(conn, request.run_uuid)
             lines = await store.read_logs(conn, run.uuid, request.after, request.limit)
-        done = run.status in DONE_STATUSES and len(lines) < request.limit
+            done = (
+                run.status in DONE_STATUSES
+                and len(lines) < request.limit
+                and (_long_finished(run) or await store.logs_complete(conn, run.uuid))
+            )
         return LogPage(run_uuid=run.uuid, lines=lines, done=done)
 
     for method, model, handler in (

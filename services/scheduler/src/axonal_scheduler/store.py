@@ -285,3 +285,24 @@ async def read_logs(conn: Connection, uuid: str, after: int, limit: int) -> list
         limit,
     )
     return [LogLine.model_validate(dict(row)) for row in rows]
+
+
+async def record_log_total(conn: Connection, uuid: str, attempt: int, lines: int) -> None:
+    await conn.execute(
+        "INSERT INTO log_totals (run_uuid, attempt, lines) VALUES ($1, $2, $3) "
+        "ON CONFLICT (run_uuid, attempt) DO UPDATE SET lines = EXCLUDED.lines",
+        uuid,
+        attempt,
+        lines,
+    )
+
+
+async def logs_complete(conn: Connection, uuid: str) -> bool:
+    """Every attempt that reported its line count has all those lines stored."""
+    missing = await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM log_totals t WHERE t.run_uuid = $1 AND t.lines > "
+        "(SELECT count(*) FROM run_logs l WHERE l.run_uuid = t.run_uuid "
+        "AND l.attempt = t.attempt))",
+        uuid,
+    )
+    return not missing

@@ -57,7 +57,9 @@ class RunAction(EventData):
 class StatusReport(EventData):
     """An agent reports what happened to an attempt of a run; the scheduler decides the status.
 
-    ``outputs`` are the values the run logged (read from its outputs file at exit).
+    ``outputs`` are the values the run logged (read from its outputs file at exit);
+    ``log_lines`` is how many log lines the attempt produced, sent with its final status, so
+    readers know when every line has been stored.
     """
 
     type_name: ClassVar[str] = "scheduler.report"
@@ -70,6 +72,7 @@ class StatusReport(EventData):
     message: str | None = None
     exit_code: int | None = None
     outputs: dict[str, Any] = Field(default_factory=dict)
+    log_lines: int | None = Field(default=None, ge=0)
 
     def subject_id(self) -> str | None:
         return self.run_uuid

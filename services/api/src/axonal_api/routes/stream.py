@@ -1,8 +1,10 @@
-"""``GET .../runs/{uuid}/logs/stream``: Server-Sent Events, stored lines then live ones.
+"""``GET .../runs/{uuid}/logs/stream``: Server-Sent Events of a run's stored log lines.
 
-The live subscription starts before the stored lines are read, so no line falls between
-the two; lines already sent (by sequence) are skipped. The stream ends with a ``done``
-event once the run is done (its ``run.done`` event, or a periodic check).
+Lines are always read from the scheduler's store, so every ``seq`` is the run's own line
+number (across attempts) and a client resumes with ``Last-Event-ID``. A log batch on the bus
+or the run's ``run.done`` event only wakes the reader; without news it checks every few
+seconds. The stream ends with a ``done`` event once the run is done and every line its agent
+counted is stored.
 """
 
 from __future__ import annotations
@@ -11,114 +13,80 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 from fastapi.responses import StreamingResponse
 from nats.aio.msg import Msg
-from pydantic import ValidationError
 
 from axonal_api.deps import GatewayDep
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
-from axonal_events import DONE_STATUSES
-from axonal_events.logs import LogBatch
-from axonal_events.runs import GetRun, LogPage, ReadLogs, RunInfo
+from axonal_bus.aio import wait_event
+from axonal_events.runs import LogPage, ReadLogs
 
 __all__ = ["router", "sse"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["runs"], responses=ERRORS)
 
-CHECK_EVERY = 2.0  # seconds without news before asking whether the run is done
+CHECK_EVERY = 2.0  # seconds without news before reading again
+RETRY_SOON = 0.1  # news came but the lines were not stored yet
 PAGE = 1000
 
 
-def sse(event: str, data: object) -> bytes:
+def sse(event: str, data: object, event_id: int | None = None) -> bytes:
     """One Server-Sent Event."""
-    return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n".encode()
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n".encode()
 
 
-class _Follower:
-    def __init__(self, gw: Gateway, run_uuid: str) -> None:
-        self.gw = gw
-        self.run_uuid = run_uuid
-        self.queue: asyncio.Queue[Msg] = asyncio.Queue()
-        self.last = 0
-        self.attempt = 0
+class _Reader:
+    """Stored lines after ``last``, page by page; ``complete`` once the scheduler says done."""
 
-    async def stored(self) -> AsyncIterator[bytes | bool]:
-        """Stored lines after ``last``; yields ``True`` at the end when the run is done."""
+    def __init__(self, gw: Gateway, run_uuid: str, last: int) -> None:
+        self.gw, self.run_uuid, self.last = gw, run_uuid, last
+        self.complete = False
+
+    async def read(self) -> AsyncIterator[bytes]:
         while True:
             query = ReadLogs(run_uuid=self.run_uuid, after=self.last, limit=PAGE)
             page = await self.gw.call("scheduler", "logs", query, LogPage)
             for line in page.lines:
                 self.last = max(self.last, line.seq)
-                yield sse("log", line.model_dump(mode="json"))
+                yield sse("log", line.model_dump(mode="json"), line.seq)
             if len(page.lines) < PAGE:
-                yield page.done
+                self.complete = page.done
                 return
 
-    def live(self, msg: Msg) -> list[bytes]:
-        try:
-            batch = LogBatch.model_validate_json(msg.data)
-        except ValidationError:
-            return []
-        self.attempt = max(self.attempt, batch.attempt)
-        out = []
-        for record in batch.records:
-            if record.seq <= self.last:
-                continue
-            self.last = record.seq
-            out.append(sse("log", record.model_dump(mode="json")))
-        return out
 
-    async def is_done(self) -> bool:
-        run = await self.gw.call("scheduler", "get_run", GetRun(run_uuid=self.run_uuid), RunInfo)
-        return run.status in DONE_STATUSES
+async def _events(gw: Gateway, run_uuid: str, last: int) -> AsyncIterator[bytes]:
+    reader = _Reader(gw, run_uuid, last)
+    news = asyncio.Event()
 
-
-async def _live(follower: _Follower, done: asyncio.Event) -> AsyncIterator[bytes]:
-    """Live lines until the run is done, then whatever is still queued."""
-    while not done.is_set():
-        try:
-            msg = await asyncio.wait_for(follower.queue.get(), CHECK_EVERY)
-        except TimeoutError:
-            if await follower.is_done():
-                done.set()
-            continue
-        for chunk in follower.live(msg):
-            yield chunk
-    while not follower.queue.empty():
-        for chunk in follower.live(follower.queue.get_nowait()):
-            yield chunk
-
-
-async def _events(gw: Gateway, run_uuid: str) -> AsyncIterator[bytes]:
-    follower = _Follower(gw, run_uuid)
-    done = asyncio.Event()
-
-    async def on_log(msg: Msg) -> None:
-        await follower.queue.put(msg)
+    async def on_log(_: Msg) -> None:
+        news.set()
 
     async def on_done(msg: Msg) -> None:
         with contextlib.suppress(ValueError):
             if json.loads(msg.data).get("subject") == run_uuid:
-                done.set()
+                news.set()
 
-    subs = [
+    subs = [  # before the first read: nothing falls between the two
         await gw.nc.subscribe(gw.subjects.ingest(f"logs.{run_uuid}"), cb=on_log),
         await gw.nc.subscribe(gw.subjects.event("run.done"), cb=on_done),
     ]
     try:
-        async for item in follower.stored():
-            if isinstance(item, bytes):
-                yield item
-            elif item:
-                done.set()
-        async for chunk in _live(follower, done):
-            yield chunk
-        async for item in follower.stored():  # whatever the live feed missed
-            if isinstance(item, bytes):
-                yield item
+        pending = False  # news came that the store did not show yet: look again soon
+        while True:
+            news.clear()
+            before = reader.last
+            async for chunk in reader.read():
+                yield chunk
+            if reader.complete:
+                break
+            pending = pending and reader.last == before
+            await wait_event(news, RETRY_SOON if pending else CHECK_EVERY)
+            pending = pending or news.is_set()
         yield sse("done", {"run_uuid": run_uuid})
     except Exception as exc:  # noqa: BLE001 - a stream cannot change its status any more
         yield sse("error", {"code": "unavailable", "message": str(exc)})
@@ -135,12 +103,16 @@ async def _events(gw: Gateway, run_uuid: str) -> AsyncIterator[bytes]:
     responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}}},
 )
 async def stream_logs(
-    gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    last_event_id: Annotated[int, Header(ge=0, description="Resume after this line.")] = 0,
 ) -> StreamingResponse:
     """``event: log`` per line (``seq``, ``at``, ``stream``, ``line``), then ``event: done``."""
     await get_run_checked(gw, owner, project, run_uuid)
     return StreamingResponse(
-        _events(gw, run_uuid),
+        _events(gw, run_uuid, last_event_id),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
