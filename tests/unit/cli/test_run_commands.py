@@ -142,10 +142,15 @@ async def test_actions_publish_commands(api, platform, nats_client, bus_settings
         result = cli("ops", verb, run.uuid)
         assert result.exit_code == 0, result.output
         assert "accepted" in result.output
+    declined = CliRunner().invoke(axonal.cli.app, ["ops", "delete", run.uuid], input="n\n")
+    assert declined.exit_code == 1
+    assert "Aborted" in declined.output
+    deleted = cli("ops", "delete", run.uuid, "--yes")
+    assert deleted.exit_code == 0, deleted.output
     js = nats_client.jetstream()
     stream = bus_settings.subjects.stream_name(StreamKind.COMMANDS)
     verbs = [COMMANDS.decode(data).data.verb for _, data, _ in await read_stream(js, stream)]
-    assert verbs == ["stop", "restart", "resume", "approve"]
+    assert verbs == ["stop", "restart", "resume", "approve", "delete"]
 
 
 def test_unknown_run_is_a_clear_error(api):

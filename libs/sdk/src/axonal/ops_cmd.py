@@ -185,6 +185,26 @@ for _verb, _doc in (
     _action(_verb, _doc)
 
 
+@ops_app.command("delete")
+def delete(
+    run_uuid: RunUuid,
+    project: ProjectOpt = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a run (a running one is stopped first); its records disappear from listings."""
+    path = guarded(lambda: run_path(project, run_uuid))
+    if not (yes or as_json) and not typer.confirm(f"Delete run {run_uuid}?"):
+        raise typer.Abort
+    with api(api_url) as client:
+        reply = client.request("DELETE", path)
+    if as_json:
+        print_json(reply)
+    else:
+        console.print(f"delete: accepted for [bold]{run_uuid}[/]")
+
+
 def _owner_and_name(name: str) -> tuple[str, str]:
     owner, sep, slug = name.partition("/")
     if sep:
