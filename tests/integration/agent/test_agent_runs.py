@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from axonal_bus.run_tokens import RunClaims, verify_run_token
 from axonal_testing.waiting import wait_for
 
 
@@ -98,6 +99,20 @@ async def test_env_to_env_and_run_context_reach_the_process(
         "artifacts": folder,
         "db": "none",
     }
+
+
+async def test_the_process_gets_a_run_token_for_its_project(start_agent, observed, execute):
+    secret = "run-token-secret-of-32-bytes-long!!"
+    await start_agent(run_token_secret=secret)
+    run_uuid = await execute(
+        job("echo token=$AXONAL_API_TOKEN; echo secret=${AXONAL_RUN_TOKEN_SECRET:-none}")
+    )
+    assert (await observed.wait_final(run_uuid)).status == "succeeded"
+    await wait_for(lambda: any(line.startswith("secret=") for line in observed.lines(run_uuid)))
+    values = dict(line.split("=", 1) for line in observed.lines(run_uuid) if "=" in line)
+    assert values["secret"] == "none"  # the agent's own settings never reach a run
+    claims = verify_run_token(secret, values["token"])
+    assert claims == RunClaims(run_uuid=run_uuid, project="acme/vision")
 
 
 async def test_outputs_file_is_reported(start_agent, observed, execute):

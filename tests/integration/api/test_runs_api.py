@@ -2,12 +2,13 @@
 
 import asyncio
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
 from axonal_bus.ping import ping
+from axonal_bus.run_tokens import issue_run_token
 from axonal_events import RunStatus, StreamKind
 from axonal_events.commands import COMMANDS
 from axonal_events.logs import LogBatch, LogRecord
@@ -164,6 +165,36 @@ async def test_bearer_token_when_configured(make_app, platform):
     assert denied.json()["code"] == "unauthorized"
     assert allowed.status_code == 200
     assert health.status_code == 200
+
+
+async def test_a_run_token_reaches_its_own_project_only(make_app, platform):
+    secret = "run-token-secret-of-32-bytes-long!!"
+    app = make_app(api_token="s3cret", run_token_secret=secret)
+    token = issue_run_token(secret, "0" * 32, "acme/demo", timedelta(hours=1))
+    stale = issue_run_token(
+        secret, "0" * 32, "acme/demo", timedelta(hours=1), now=datetime.now(UTC) - timedelta(days=1)
+    )
+    forged = issue_run_token(
+        "another-secret-of-32-bytes-long!!!", "0" * 32, "acme/demo", timedelta(hours=1)
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+
+            async def get(path, bearer):
+                return await http.get(path, headers={"Authorization": f"Bearer {bearer}"})
+
+            own = await get(RUNS, token)
+            other = await get("/api/v1/acme/other/runs", token)
+            projects = await get("/api/v1/projects", token)
+            expired = await get(RUNS, stale)
+            wrong = await get(RUNS, forged)
+    assert own.status_code == 200, own.text
+    assert other.status_code == projects.status_code == 403
+    assert other.json()["code"] == "forbidden"
+    assert other.json()["message"] == "this run token is valid for project acme/demo only"
+    assert expired.status_code == wrong.status_code == 401
+    assert "expired" in expired.json()["message"]
 
 
 async def test_api_answers_ping(client, nats_client, bus_settings):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,6 +91,19 @@ class StackPaths:
     @property
     def stack_log(self) -> Path:
         return self.logs / "stack.log"
+
+    @property
+    def run_token_secret(self) -> Path:
+        return self.home / "run-token.secret"
+
+    def read_run_token_secret(self) -> str:
+        """The secret agents sign run tokens with (made once per home, readable by its owner)."""
+        path = self.run_token_secret
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(32))
+        return path.read_text().strip()
 
     def service_log(self, service: str) -> Path:
         return self.logs / f"{service}.log"

@@ -218,6 +218,7 @@ class Supervisor:
             env.update(AXONAL_API_HOST=self.settings.host, AXONAL_API_PORT=str(self.state.api_port))
         if self.state.api_url:
             env["AXONAL_API_URL"] = self.state.api_url
+        env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
         return env
 
     async def _probe(self, service: str) -> bool:

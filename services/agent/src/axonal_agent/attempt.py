@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from axonal_agent.logs import LogStream
 from axonal_agent.ports import Executor, Process, ProcessSpec, SetupError
 from axonal_agent.reports import Reporter
 from axonal_agent.settings import AgentSettings
+from axonal_bus.run_tokens import issue_run_token
 from axonal_db import transaction
 from axonal_events import RunStatus, Subjects
 from axonal_events.commands import ExecuteRun
@@ -124,9 +126,21 @@ class Attempt:
             folder=self.folder,
             outputs_file=self.outputs_file,
             api_url=deps.settings.api_url,
+            api_token=self._run_token(),
         )
         env = build_env(os.environ, cmd.run, cmd.to_env, context)
         return ProcessSpec(build_argv(cmd.run), env, working_dir(cmd.run, self.folder))
+
+    def _run_token(self) -> str | None:
+        settings = self.deps.settings
+        if settings.run_token_secret is None:
+            return None
+        return issue_run_token(
+            settings.run_token_secret.get_secret_value(),
+            self.command.run_uuid,
+            self.project,
+            timedelta(seconds=settings.run_token_ttl_seconds),
+        )
 
     @property
     def outputs_file(self) -> Path:

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 import psutil
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from axonal_agent.domain.resources import Resources
@@ -43,11 +43,22 @@ class AgentSettings(BaseSettings):
         validation_alias=AliasChoices("AXONAL_AGENT_API_URL", "AXONAL_API_URL"),
         description="Given to runs as AXONAL_API_URL (the stack sets AXONAL_API_URL).",
     )
+    run_token_secret: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("AXONAL_AGENT_RUN_TOKEN_SECRET", "AXONAL_RUN_TOKEN_SECRET"),
+        description="Signs each run's AXONAL_API_TOKEN (the api shares it); unset: no token.",
+    )
+    run_token_ttl_seconds: float = Field(default=30 * 86400, gt=0)
     stop_grace_seconds: float = Field(default=10.0, ge=0)
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     slot_retry_seconds: float = Field(
         default=1.0, gt=0, description="Delay before a run that does not fit is offered again."
     )
+
+    @field_validator("run_token_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return value or None
 
     @property
     def slots(self) -> Resources:

@@ -11,6 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.settings import ApiSettings
+from axonal_bus.run_tokens import InvalidRunToken, RunClaims, verify_run_token
 
 __all__ = ["GatewayDep", "authorize", "gateway"]
 
@@ -28,15 +29,31 @@ def authorize(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """Accept the request when no token is configured or the bearer token matches."""
+    """Accept the api token, or a run token on its own project's paths (none configured: all)."""
     settings: ApiSettings = request.app.state.settings
     if settings.api_token is None:
         return
-    expected = settings.api_token.get_secret_value()
     given = credentials.credentials if credentials else ""
-    if not secrets.compare_digest(given.encode(), expected.encode()):
+    expected = settings.api_token.get_secret_value()
+    if secrets.compare_digest(given.encode(), expected.encode()):
+        return
+    if given and settings.run_token_secret is not None:
+        try:
+            claims = verify_run_token(settings.run_token_secret.get_secret_value(), given)
+        except InvalidRunToken as exc:
+            raise ApiError(401, "unauthorized", str(exc)) from None
+        _within_project(request, claims)
+        return
+    raise ApiError(
+        401, "unauthorized", "a valid bearer token is required (Authorization: Bearer ...)"
+    )
+
+
+def _within_project(request: Request, claims: RunClaims) -> None:
+    path = request.path_params
+    if f"{path.get('owner')}/{path.get('project')}" != claims.project:
         raise ApiError(
-            401, "unauthorized", "a valid bearer token is required (Authorization: Bearer ...)"
+            403, "forbidden", f"this run token is valid for project {claims.project} only"
         )
 
 

@@ -12,17 +12,20 @@ __all__ = ["ApiSettings"]
 class ApiSettings(BusSettings):
     """The bus settings (``AXONAL_NATS_URL``, ``AXONAL_NAMESPACE``) plus the HTTP server's.
 
-    ``api_token`` unset means no authentication (a warning is logged at start-up).
+    ``api_token`` unset means no authentication (a warning is logged at start-up). With
+    ``run_token_secret`` (``AXONAL_RUN_TOKEN_SECRET``, shared with the agents) the api also
+    accepts the token a run's process gets, for that run's project only.
     """
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=0, le=65535)
     api_token: SecretStr | None = None
+    run_token_secret: SecretStr | None = None
     api_rpc_timeout: float = Field(default=5.0, gt=0, description="Seconds to wait for an RPC.")
     log_level: str = "INFO"
     log_json: bool | None = None
 
-    @field_validator("api_token", mode="before")
+    @field_validator("api_token", "run_token_secret", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return value or None

@@ -99,6 +99,7 @@ def run_context(
     folder: Path,
     outputs_file: Path,
     api_url: str | None = None,
+    api_token: str | None = None,
 ) -> dict[str, str]:
     """The ``AXONAL_*`` variables that attach a process to its run (the shared contract)."""
     context = {
@@ -112,6 +113,8 @@ def run_context(
     }
     if api_url:
         context["AXONAL_API_URL"] = api_url
+    if api_token:
+        context["AXONAL_API_TOKEN"] = api_token
     return context
 
 

@@ -34,7 +34,7 @@ Project = Annotated[str, Path(pattern=SLUG, description="Project slug.")]
 RunUuid = Annotated[str, Path(pattern=r"^[0-9a-fA-F-]{32,36}$", description="The run's uuid.")]
 
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 404, 409, 422, 503)
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422, 503)
 }
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["runs"], responses=ERRORS)
