@@ -50,11 +50,15 @@ async def test_create_publishes_submit_and_answers_202(client, nats_client, bus_
     assert event.project == "acme/demo"
 
 
-async def test_idempotency_key_reuses_the_run(client, nats_client, bus_settings):
+async def test_idempotency_key_reuses_the_run(client, make_app, nats_client, bus_settings):
     body = {"files": [JOB], "params": {"who": "x"}}
     headers = {"Idempotency-Key": "abc"}
     first = await client.post(RUNS, json=body, headers=headers)
-    second = await client.post(RUNS, json=body, headers=headers)
+    replica = make_app()  # another api process: nothing is kept in memory
+    async with replica.router.lifespan_context(replica):
+        transport = httpx.ASGITransport(app=replica)
+        async with httpx.AsyncClient(transport=transport, base_url="http://api") as other_api:
+            second = await other_api.post(RUNS, json=body, headers=headers)
     other = await client.post(RUNS, json=body)
     assert first.json()["uuid"] == second.json()["uuid"] != other.json()["uuid"]
     js = nats_client.jetstream()

@@ -3,7 +3,7 @@
 import pytest
 
 from axonal_api.errors import remote_status
-from axonal_api.idempotency import IdempotencyKeys
+from axonal_api.idempotency import submit_ids
 from axonal_api.settings import ApiSettings
 from axonal_api.validation import problems_of, validate_submission
 from axonal_bus.errors import RemoteError
@@ -40,14 +40,15 @@ def test_missing_params_and_bad_types_are_reported():
         validate(JOB, params={"n": "not a number"})
 
 
-def test_idempotency_keys_reuse_ids_and_forget_the_oldest():
-    keys = IdempotencyKeys(size=2)
-    first = keys.ids_for("a")
-    assert keys.ids_for("a") == first
-    assert keys.ids_for(None) != keys.ids_for(None)
-    keys.ids_for("b")
-    keys.ids_for("c")
-    assert keys.ids_for("a") != first
+def test_idempotency_keys_give_the_same_ids_per_project_and_key():
+    first = submit_ids("acme", "demo", "a")
+    assert submit_ids("acme", "demo", "a") == first
+    assert submit_ids("acme", "other", "a") != first
+    assert submit_ids("acme", "demo", "b") != first
+    assert submit_ids("acme", "demo", None) != submit_ids("acme", "demo", None)
+    run_uuid, command_id = first
+    assert len(run_uuid) == 32
+    assert command_id != run_uuid
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ from axonal_api import VERSION
 from axonal_api.deps import authorize
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
-from axonal_api.idempotency import IdempotencyKeys
 from axonal_api.routes import health, projects, runs, stream
 from axonal_api.settings import ApiSettings
 from axonal_bus.broker import connect_nats, create_broker
@@ -55,7 +54,6 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
     )
     app.state.settings = settings
     app.state.gateway = None
-    app.state.idempotency = IdempotencyKeys()
     install_error_handlers(app)
     app.include_router(health.router)
     for module in (runs, stream, projects):

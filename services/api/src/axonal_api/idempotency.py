@@ -1,32 +1,24 @@
-"""Retries of a create with the same ``Idempotency-Key`` get the same run (in memory, bounded)."""
+"""Retries of a create with the same ``Idempotency-Key`` get the same run, on any replica.
+
+The run uuid and the submit command's id are derived from the project and the key (UUIDv5),
+so the api keeps no state: a retry publishes the same command id, which JetStream (its
+``Nats-Msg-Id``) and then the scheduler's inbox keep from being applied twice.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections import OrderedDict
 
 from axonal_events import uuid7
 
-__all__ = ["IdempotencyKeys"]
+__all__ = ["submit_ids"]
+
+_NAMESPACE = uuid.UUID("7d0b8c5e-3f1a-5b2e-9c4d-61a0f2e8b3d7")
 
 
-class IdempotencyKeys:
-    """Key -> (run uuid, command id); the oldest keys are forgotten past ``size``."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._seen: OrderedDict[str, tuple[str, str]] = OrderedDict()
-
-    def ids_for(self, key: str | None) -> tuple[str, str]:
-        """The run uuid and command id for ``key`` (fresh ones for no key or a new key)."""
-        if key is None:
-            return uuid.uuid4().hex, str(uuid7())
-        found = self._seen.get(key)
-        if found is None:
-            found = (uuid.uuid4().hex, str(uuid7()))
-            self._seen[key] = found
-            while len(self._seen) > self.size:
-                self._seen.popitem(last=False)
-        else:
-            self._seen.move_to_end(key)
-        return found
+def submit_ids(owner: str, project: str, key: str | None) -> tuple[str, str]:
+    """The run uuid (hex) and command id for a create; fresh ones when there is no key."""
+    if key is None:
+        return uuid.uuid4().hex, str(uuid7())
+    name = f"{owner}/{project}/{key}"
+    return uuid.uuid5(_NAMESPACE, name).hex, str(uuid.uuid5(_NAMESPACE, f"{name}/submit"))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
-from axonal_api.idempotency import IdempotencyKeys
+from axonal_api.idempotency import submit_ids
 from axonal_api.models import ActionAccepted, CreateRun, ErrorBody, RunCreated
 from axonal_api.validation import problems_of, validate_submission
 from axonal_events import RunStatus
@@ -50,7 +50,6 @@ async def get_run_checked(gw: GatewayDep, owner: str, project: str, run_uuid: st
 
 @router.post("", status_code=202, summary="Submit a run")
 async def create_run(
-    request: Request,
     gw: GatewayDep,
     owner: Owner,
     project: Project,
@@ -58,8 +57,7 @@ async def create_run(
     idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
 ) -> RunCreated:
     """Validate the polyaxonfile now (400 with every problem), then submit it."""
-    keys: IdempotencyKeys = request.app.state.idempotency
-    run_uuid, command_id = keys.ids_for(idempotency_key)
+    run_uuid, command_id = submit_ids(owner, project, idempotency_key)
     texts = body.texts()
     try:
         await run_in_threadpool(
