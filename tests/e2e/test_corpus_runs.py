@@ -30,10 +30,10 @@ a patch are replaced at test time.
 | keras/mnist/polyaxonfile_hyperparams_mapping.yml | after polyaxonfile.yml, patch | pathRef, git |
 | scheduling/dags/dag.yaml | patch (own test) | urlRef ops -> typed.yaml inlined, git |
 
-The "after" files refer to another corpus file (``urlRef`` needs the network, the api refuses
-``pathRef``): the referenced file is given as the first ``-f`` instead, and the reference in
-the second one is then ignored (a patch never changes the reference); the patch is the
-referenced file's.
+The "after" files refer to another corpus file (``urlRef`` needs the network; a ``pathRef``
+would be inlined by the CLI, but the patch must reach the referenced component's ``init``):
+the referenced file is given as the first ``-f`` instead, and the reference in the second one
+is then ignored (a patch never changes the reference); the patch is the referenced file's.
 
 Left out: ``hyperparams_grid.yaml`` (the grid above without concurrency), ``hyperparams_bo``
 and ``hyperopt`` (adaptive: wait for the optimization service), ``hubRef`` targets

@@ -74,6 +74,22 @@ async def test_run_prints_the_uuid_and_publishes_submit(
     assert submit.params == {"who": "world"}
 
 
+async def test_run_inlines_path_refs(api, tmp_path, nats_client, bus_settings):
+    write(tmp_path, JOB, "hello.yaml")
+    op = write(tmp_path, "kind: operation\nparams: {who: {value: x}}\npathRef: ./hello.yaml\n")
+    result = cli("run", "-f", op)
+    assert result.exit_code == 0, result.output
+    js = nats_client.jetstream()
+    stream = bus_settings.subjects.stream_name(StreamKind.COMMANDS)
+    [(_, data, _)] = await read_stream(js, stream)
+    [text] = COMMANDS.decode(data).data.files
+    assert "pathRef" not in text
+    assert "name: hello" in text
+    broken = cli("run", "-f", write(tmp_path, "kind: operation\npathRef: gone.yaml\n", "b.yaml"))
+    assert broken.exit_code == 1
+    assert "cannot read" in broken.output
+
+
 def test_run_json_and_project_option(api, tmp_path):
     result = cli("run", "-f", write(tmp_path, JOB), "-P", "who=x", "-p", "other/proj", "--json")
     assert result.exit_code == 0, result.output

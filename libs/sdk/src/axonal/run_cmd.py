@@ -10,17 +10,21 @@ import typer
 from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
 from axonal.cli import console, fail
 from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
+from axonal.inline import InlineError, inline_path_refs
 
 __all__ = ["run"]
 
 
 def _read(paths: list[Path], what: str) -> list[str]:
+    """The files' texts, each ``pathRef`` in them inlined (the api cannot read this disk)."""
     texts = []
     for path in paths:
         try:
-            texts.append(path.read_text(encoding="utf-8"))
+            texts.append(inline_path_refs(path.read_text(encoding="utf-8"), path))
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"cannot read {what} {path}: {exc}", hint="check the path given with -f/--preset")
+        except InlineError as exc:
+            fail(f"{path}: {exc}", hint="pathRef is relative to the file that names it")
     return texts
 
 
