@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import structlog
 from faststream import ContextRepo, FastStream
 from faststream.nats import NatsBroker
+from pydantic import BaseModel
 
+from axonal_bus import rpc
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import create_broker, jetstream
 from axonal_bus.dlq_relay import register_dlq_relay
@@ -46,6 +48,9 @@ class ServiceSettings(BusSettings):
     log_json: bool | None = None
 
 
+Req = TypeVar("Req", bound=BaseModel)
+
+
 @dataclass
 class ServiceContext:
     """What handlers of a running service share; ``pool`` is set once the service starts."""
@@ -61,6 +66,18 @@ class ServiceContext:
         if self._pool is None:
             raise RuntimeError(f"{self.name} is not started: no database pool yet")
         return self._pool
+
+    def serve_rpc(
+        self, method: str, model: type[Req], handler: Callable[[Req], Awaitable[BaseModel]]
+    ) -> None:
+        """Answer ``<ns>.rpc.<service>.<method>`` (replicas share the requests)."""
+        rpc.serve(
+            self.broker,
+            self.subjects.rpc(self.name, method),
+            queue=self.name,
+            request_model=model,
+            handler=handler,
+        )
 
 
 @dataclass(frozen=True)

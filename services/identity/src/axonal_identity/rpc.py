@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from axonal_bus import rpc
 from axonal_bus.errors import Permanent
 from axonal_bus.outbox import enqueue
 from axonal_bus.service import ServiceContext
@@ -35,14 +34,5 @@ def register(ctx: ServiceContext) -> None:
         async with ctx.pool.acquire() as conn:
             return ProjectList(projects=await store.list_projects(conn, request.owner))
 
-    for method, model, handler in (
-        ("create_project", CreateProjectRequest, create_project),
-        ("list_projects", ListProjectsRequest, list_projects),
-    ):
-        rpc.serve(
-            ctx.broker,
-            ctx.subjects.rpc(ctx.name, method),
-            queue=ctx.name,
-            request_model=model,
-            handler=handler,  # type: ignore[arg-type]
-        )
+    ctx.serve_rpc("create_project", CreateProjectRequest, create_project)
+    ctx.serve_rpc("list_projects", ListProjectsRequest, list_projects)

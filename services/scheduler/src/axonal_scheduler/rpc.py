@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from axonal_bus import rpc
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_db import Connection
@@ -102,16 +101,7 @@ def register(ctx: ServiceContext) -> None:
             )
         return LogPage(run_uuid=run.uuid, lines=lines, done=done)
 
-    for method, model, handler in (
-        ("get_run", GetRun, get_run),
-        ("list_runs", ListRuns, list_runs),
-        ("statuses", GetRun, statuses),
-        ("logs", ReadLogs, logs),
-    ):
-        rpc.serve(
-            ctx.broker,
-            ctx.subjects.rpc(ctx.name, method),
-            queue=ctx.name,
-            request_model=model,
-            handler=handler,  # type: ignore[arg-type]
-        )
+    ctx.serve_rpc("get_run", GetRun, get_run)
+    ctx.serve_rpc("list_runs", ListRuns, list_runs)
+    ctx.serve_rpc("statuses", GetRun, statuses)
+    ctx.serve_rpc("logs", ReadLogs, logs)
