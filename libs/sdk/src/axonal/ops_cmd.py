@@ -185,6 +185,41 @@ for _verb, _doc in (
     _action(_verb, _doc)
 
 
+@ops_app.command("metrics")
+def metrics(
+    run_uuid: RunUuid,
+    name: Annotated[
+        list[str] | None, typer.Option("--name", "-n", help="Only this metric (repeatable).")
+    ] = None,
+    points: Annotated[
+        int, typer.Option("--points", min=2, max=100_000, help="Most points per series.")
+    ] = 1000,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """A run's metrics: last value, min and max per metric (--json: the downsampled series)."""
+    from rich.table import Table  # noqa: PLC0415
+
+    path = guarded(lambda: run_path(project, run_uuid, "metrics"))
+    with api(api_url) as client:
+        found = client.request("GET", path, params={"name": name or [], "points": points})
+    if as_json:
+        print_json(found)
+        return
+    table = Table("metric", "points", "last step", "last", "min", "max")
+    for series in found["series"]:
+        values = series["points"]
+        last = values[-1]
+        low = min(v["min"] for v in values)
+        high = max(v["max"] for v in values)
+        table.add_row(
+            escape(series["name"]), f"{series['total']:,}", str(last["step"]),
+            f"{last['value']:.6g}", f"{low:.6g}", f"{high:.6g}",
+        )  # fmt: skip
+    console.print(table if found["series"] else "no metrics logged yet")
+
+
 @ops_app.command("delete")
 def delete(
     run_uuid: RunUuid,

@@ -37,6 +37,17 @@ class Gateway:
         subject = self.subjects.rpc(service, method)
         return await rpc.request(self.nc, subject, payload, reply, timeout=self.timeout)
 
+    async def ingest(self, kind: str, payload: bytes, msg_id: str) -> None:
+        """Publish ``payload`` on ``<ns>.ingest.<kind>``; returns once JetStream stored it."""
+        subject = self.subjects.ingest(kind)
+        try:
+            await self.js.publish(
+                subject, payload, headers={"Nats-Msg-Id": msg_id}, timeout=self.timeout
+            )
+        except Exception as exc:  # noqa: BLE001 - any failure means: not stored
+            reason = str(exc) or type(exc).__name__
+            raise CommandNotAcknowledged(f"{subject} was not acknowledged: {reason}") from None
+
     async def command(self, service: str, verb: str, data: EventData, **extra: Any) -> str:
         """Publish ``data`` as a command, wait for JetStream's ack; return the envelope id."""
         event = new_event(data, source=SOURCE, **extra)

@@ -44,6 +44,11 @@ class ActionAccepted(BaseModel):
     new_uuid: str | None = Field(default=None, description="The copy a restart creates.")
 
 
+class MetricsAccepted(BaseModel):
+    run_uuid: str
+    points: int = Field(description="Points in the batch (stored once per run, name and step).")
+
+
 class ProblemOut(BaseModel):
     location: str
     message: str

@@ -1,0 +1,58 @@
+"""``/api/v1/{owner}/{project}/runs/{uuid}/metrics``: log points (the SDK's HTTP path), read series.
+
+A logged batch is answered 202 once JetStream stored it; the tracking service writes it soon
+after. ``Idempotency-Key`` becomes the batch's ``Nats-Msg-Id``, so a retried POST is stored
+once (and points are keyed by run, name and step in any case).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query
+
+from axonal_api.deps import GatewayDep
+from axonal_api.errors import ApiError
+from axonal_api.models import MetricsAccepted
+from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
+from axonal_events.metrics import MetricBatch, ReadSeries, SeriesList
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["metrics"], responses=ERRORS)
+
+
+@router.post("/{run_uuid}/metrics", status_code=202, summary="Log metric points of a run")
+async def log_metrics(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    batch: MetricBatch,
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> MetricsAccepted:
+    """Up to 10,000 points; NaN and infinity are refused (422)."""
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    if batch.run_uuid != run.uuid:
+        raise ApiError(400, "invalid_request", "the batch's run_uuid is not the run in the path")
+    msg_id = idempotency_key or uuid.uuid4().hex
+    await gw.ingest(f"metrics.{run.uuid}", batch.model_dump_json().encode(), msg_id)
+    return MetricsAccepted(run_uuid=run.uuid, points=len(batch.points))
+
+
+@router.get("/{run_uuid}/metrics", summary="Metric series of a run, downsampled")
+async def read_metrics(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    name: Annotated[list[str] | None, Query(description="Metric names (all when absent).")] = None,
+    points: Annotated[
+        int, Query(ge=2, le=100_000, description="Points per series, at most.")
+    ] = 1000,
+) -> SeriesList:
+    """Each series cut into equal step buckets: last step and value, min and max per bucket."""
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    query = ReadSeries(run_uuids=[run.uuid], names=name or [], points=points)
+    return await gw.call("tracking", "series", query, SeriesList)

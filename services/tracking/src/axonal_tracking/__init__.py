@@ -1,0 +1,1 @@
+"""The tracking service: metric points from runs, stored once, queried as series."""

@@ -1,0 +1,23 @@
+"""Wiring only: the tracking service's definition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from axonal_bus.service import ServiceContext, ServiceDefinition
+from axonal_tracking import handlers, rpc
+
+__all__ = ["DEFINITION"]
+
+
+def register(ctx: ServiceContext) -> None:
+    handlers.register(ctx)
+    rpc.register(ctx)
+
+
+DEFINITION = ServiceDefinition(
+    name="tracking",
+    version="0.1.0",
+    migrations=Path(__file__).resolve().parents[2] / "migrations",
+    register=register,
+)

@@ -1,0 +1,81 @@
+"""Consumers: runs heard of (``run.created``) and metric batches (``ingest.metrics.<run>``).
+
+Rules for what arrives: a batch that is not a valid :class:`MetricBatch` (wrong types, a bad
+name, NaN or infinity, more than 10,000 points, oversized strings) is dead-lettered at once
+with the validation error as its reason. A batch of a run not heard of yet is retried with a
+growing delay (its ``run.created`` may still be on its way) and dead-lettered as
+``unknown run`` when the retries are spent. Each batch is one insert, acknowledged after commit.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from axonal_bus.consumer import ConsumerSpec, subscribe, subscribe_events
+from axonal_bus.errors import Permanent, Retryable
+from axonal_bus.retry import RetryPolicy
+from axonal_bus.service import ServiceContext
+from axonal_db import transaction
+from axonal_events import CloudEvent, EventData, RunStatus, RunStatusChanged, StreamKind
+from axonal_events.metrics import MetricBatch
+from axonal_tracking import store
+
+__all__ = ["decode_batch", "register"]
+
+#: Retries of a batch whose run is unknown: about two minutes in all, then the DLQ.
+UNKNOWN_RUN_POLICY = RetryPolicy(max_deliver=8, base_delay=0.5, max_delay=60.0)
+_KNOWN_RUNS = 100_000
+
+
+def decode_batch(raw: bytes) -> MetricBatch:
+    try:
+        return MetricBatch.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise Permanent(f"not a metric batch: {where}: {first['msg']}") from None
+
+
+def register(ctx: ServiceContext) -> None:
+    inbox = ctx.subjects.inbox_prefix(ctx.name)
+
+    async def on_run(event: CloudEvent[EventData]) -> None:
+        data, project = event.data, event.project
+        if not isinstance(data, RunStatusChanged) or data.status is not RunStatus.CREATED:
+            return
+        if project:
+            async with ctx.pool.acquire() as conn:
+                await store.record_run(conn, data.run_uuid, project)
+
+    subscribe_events(
+        ctx.broker,
+        ctx.subjects,
+        durable=f"{ctx.name}-runs",
+        event_types=["run.created"],
+        handler=on_run,
+        inbox_prefix=inbox,
+    )
+
+    known: set[str] = set()  # runs seen in the database (a run never becomes unknown)
+
+    async def on_batch(batch: MetricBatch) -> None:
+        async with transaction(ctx.pool) as conn:
+            if batch.run_uuid not in known:
+                if not await store.run_known(conn, batch.run_uuid):
+                    raise Retryable(f"unknown run {batch.run_uuid}")
+                if len(known) >= _KNOWN_RUNS:
+                    known.clear()
+                known.add(batch.run_uuid)
+            await store.insert_points(conn, batch)
+
+    metrics: ConsumerSpec[MetricBatch] = ConsumerSpec(
+        durable=f"{ctx.name}-metrics",
+        filter_subjects=[ctx.subjects.ingest("metrics.>")],
+        decode=decode_batch,
+        stream=StreamKind.INGEST,
+        policy=UNKNOWN_RUN_POLICY,
+        batch_size=32,
+        ack_wait=30.0,
+        max_ack_pending=256,
+    )
+    subscribe(ctx.broker, ctx.subjects, metrics, on_batch, inbox_prefix=inbox)

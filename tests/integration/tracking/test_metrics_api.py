@@ -1,0 +1,119 @@
+"""The api's metrics endpoints in front of the real tracking service (runs from a fake)."""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import httpx
+import pytest_asyncio
+from typer.testing import CliRunner
+
+import axonal.cli
+from axonal_api.app import create_app
+from axonal_api.settings import ApiSettings
+from axonal_bus.outbox import event_headers
+from axonal_events import RunStatus
+from axonal_testing.api_fakes import FakePlatform, api_in_thread
+from axonal_testing.bus import make_broker, running
+from axonal_testing.factories import run_event
+from axonal_testing.waiting import wait_for
+
+from .conftest import batch, send
+
+axonal.cli._register_core()
+
+
+@pytest_asyncio.fixture
+async def platform(bus_settings) -> AsyncIterator[FakePlatform]:
+    fake = FakePlatform()
+    broker = make_broker(bus_settings, service="fakes")
+    fake.serve(broker, bus_settings.subjects)
+    async with running(broker):
+        yield fake
+
+
+@pytest_asyncio.fixture
+async def http(bus_settings, platform, tracking) -> AsyncIterator[httpx.AsyncClient]:
+    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
+            yield client
+
+
+async def test_points_logged_over_http_are_read_back(http, platform, nats_client, tracking):
+    run = platform.add_run()
+    created = run_event(RunStatus.CREATED, run_uuid=run.uuid)
+    js = nats_client.jetstream()
+    subject = tracking.subjects.event(created.event_type)
+    await js.publish(subject, created.to_json(), headers=event_headers(created))
+    url = f"/api/v1/acme/demo/runs/{run.uuid}/metrics"
+    at = datetime.now(UTC).isoformat()
+    body = {
+        "run_uuid": run.uuid,
+        "points": [{"name": "loss", "step": s, "value": 1 / (s + 1), "at": at} for s in range(50)],
+    }
+    first = await http.post(url, json=body, headers={"Idempotency-Key": "b1"})
+    again = await http.post(url, json=body, headers={"Idempotency-Key": "b1"})
+    assert first.status_code == again.status_code == 202, first.text
+    assert first.json() == {"run_uuid": run.uuid, "points": 50}
+
+    async def read():
+        reply = await http.get(url, params={"name": "loss", "points": 10})
+        series = reply.json()["series"]
+        return series if series and series[0]["total"] == 50 else None
+
+    [loss] = await wait_for(read, message="50 points readable")
+    assert len(loss["points"]) == 10
+    assert loss["points"][-1] == {"step": 49, "value": 1 / 50, "min": 1 / 50, "max": 1 / 46}
+
+
+async def test_bad_batches_are_4xx(http, platform):
+    run = platform.add_run()
+    url = f"/api/v1/acme/demo/runs/{run.uuid}/metrics"
+    point = {"name": "loss", "step": 1, "value": 1.0, "at": "2026-01-01T00:00:00Z"}
+    other = await http.post(url, json={"run_uuid": "f" * 32, "points": [point]})
+    assert other.status_code == 400
+    assert "run_uuid" in other.json()["message"]
+    nan = await http.post(
+        url,
+        content=f'{{"run_uuid": "{run.uuid}", "points": [{{"name": "loss", "step": 1, '
+        '"value": NaN, "at": "2026-01-01T00:00:00Z"}]}',
+        headers={"content-type": "application/json"},
+    )
+    assert nan.status_code == 422
+    elsewhere = await http.post(f"/api/v1/acme/other/runs/{run.uuid}/metrics", json={})
+    assert elsewhere.status_code in (404, 422)
+
+
+async def test_cli_shows_a_runs_metrics(bus_settings, platform, nats_client, tracking, monkeypatch):
+    run = platform.add_run()
+    js = nats_client.jetstream()
+    created = run_event(RunStatus.CREATED, run_uuid=run.uuid)
+    subject = tracking.subjects.event(created.event_type)
+    await js.publish(subject, created.to_json(), headers=event_headers(created))
+    await send(js, tracking.subjects, run.uuid, batch(run.uuid, "loss", range(3000)))
+    await send(js, tracking.subjects, run.uuid, batch(run.uuid, "acc", range(10)))
+    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+        monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
+
+        def invoke(*args):
+            result = CliRunner().invoke(axonal.cli.app, list(args), env={"COLUMNS": "200"})
+            assert result.exit_code == 0, result.output
+            return result.stdout
+
+        async def complete():
+            doc = json.loads(await asyncio.to_thread(invoke, "ops", "metrics", run.uuid, "--json"))
+            return doc if sum(s["total"] for s in doc["series"]) == 3010 else None
+
+        doc = await wait_for(complete, message="3,010 points")
+        table = await asyncio.to_thread(invoke, "ops", "metrics", run.uuid, "-n", "loss")
+    assert [len(s["points"]) for s in doc["series"]] == [10, 1000]  # acc whole, loss reduced
+    assert "loss" in table
+    assert "3,000" in table
+    assert "2999" in table
+    assert "acc" not in table

@@ -1,0 +1,112 @@
+"""Metric batches stored once, queried as downsampled series; bad batches to the DLQ."""
+
+import json
+
+import pytest
+
+from axonal_bus import rpc
+from axonal_bus.outbox import event_headers
+from axonal_db import connect
+from axonal_events import RunStatus, StreamKind
+from axonal_events.metrics import LatestMetrics, ReadLatest, ReadSeries, SeriesList
+from axonal_testing.bus import read_stream
+from axonal_testing.factories import run_event
+from axonal_testing.waiting import wait_for
+
+from .conftest import batch, create_run, send
+
+
+async def stored(database_url, run_uuid):
+    conn = await connect(database_url)
+    try:
+        return await conn.fetchval(
+            "SELECT count(*) FROM tracking.metric_points WHERE run_uuid = $1", run_uuid
+        )
+    finally:
+        await conn.close()
+
+
+async def series(nats_client, subjects, request):
+    return await rpc.request(nats_client, subjects.rpc("tracking", "series"), request, SeriesList)
+
+
+async def test_points_are_stored_once_and_read_back_downsampled(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    run_uuid = await create_run(js, subjects)
+    await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000)))
+    await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000, 10000)))
+    await send(js, subjects, run_uuid, batch(run_uuid, "acc", range(10)))
+    # the same points again under another message id (a re-send): nothing new is stored
+    await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000), value=-1.0))
+    await wait_for(lambda: _count_is(database_url, run_uuid, 10010), message="10,010 points")
+
+    found = await series(nats_client, subjects, ReadSeries(run_uuids=[run_uuid], points=100))
+    by_name = {s.name: s for s in found.series}
+    loss, acc = by_name["loss"], by_name["acc"]
+    assert (loss.total, len(loss.points)) == (10000, 100)
+    assert loss.points[-1].step == 9999
+    assert loss.points[-1].value == 9999.0  # the last point of the last bucket
+    assert loss.points[0].min == 0.0  # the first value, not the re-sent -1.0
+    assert all(p.min <= p.value <= p.max for p in loss.points)
+    assert [p.step for p in acc.points] == list(range(10))  # small series come back whole
+
+    subject = subjects.rpc("tracking", "latest")
+    latest = await rpc.request(
+        nats_client, subject, ReadLatest(run_uuids=[run_uuid]), LatestMetrics
+    )
+    assert latest.values == {run_uuid: {"loss": 9999.0, "acc": 9.0}}
+
+
+async def _count_is(database_url, run_uuid, expected):
+    return await stored(database_url, run_uuid) == expected
+
+
+async def test_points_that_arrive_before_their_run_wait_for_it(tracking, nats_client, database_url):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    created = run_event(RunStatus.CREATED)
+    run_uuid = created.data.run_uuid
+    await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(3)))
+    await js.publish(
+        subjects.event(created.event_type), created.to_json(), headers=event_headers(created)
+    )
+    await wait_for(lambda: _count_is(database_url, run_uuid, 3), timeout=20, message="stored")
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b"not json", "not a metric batch"),
+        (b'{"run_uuid": "x", "points": []}', "run_uuid"),
+        (None, "must be finite"),  # NaN
+        ("huge", "name"),
+        ("wrong type", "points.0.step"),
+    ],
+    ids=["not-json", "bad-run", "nan", "huge-name", "wrong-type"],
+)
+async def test_a_malformed_batch_goes_to_the_dlq_and_the_consumer_goes_on(
+    payload, reason, tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    run_uuid = await create_run(js, subjects)
+    point = {"name": "loss", "step": 1, "value": 1.0, "at": "2026-01-01T00:00:00Z"}
+    if payload is None:
+        payload = f'{{"run_uuid": "{run_uuid}", "points": [{{"name": "loss", "step": 1, '
+        payload = (payload + '"value": NaN, "at": "2026-01-01T00:00:00Z"}]}').encode()
+    elif payload == "huge":
+        payload = json.dumps({"run_uuid": run_uuid, "points": [{**point, "name": "x" * 100_000}]})
+        payload = payload.encode()
+    elif payload == "wrong type":
+        payload = json.dumps({"run_uuid": run_uuid, "points": [{**point, "step": "one"}]})
+        payload = payload.encode()
+    await send(js, subjects, run_uuid, payload)
+    await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5)))
+    await wait_for(lambda: _count_is(database_url, run_uuid, 5), message="the next batch stored")
+
+    async def dead():
+        return await read_stream(js, subjects.stream_name(StreamKind.DLQ))
+
+    [(_, data, headers)] = await wait_for(dead, message="dead-lettered")
+    assert data == payload
+    assert reason in headers["Axonal-Dlq-Reason"], headers
