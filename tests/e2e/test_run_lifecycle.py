@@ -140,6 +140,26 @@ def test_job_exit_zero_succeeds(user: User) -> None:
     assert user.statuses(uuid)[-1] == "succeeded"
 
 
+def test_a_job_logs_metrics_that_show_on_its_run(user: User) -> None:
+    script = (
+        "from axonal.tracking import log_metrics\n"
+        "for step in range(200):\n"
+        "    log_metrics(step=step, loss=1 / (step + 1), accuracy=step / 200)\n"
+    )
+    uuid = user.run(job([sys.executable, "-c", script]))
+    assert user.wait_done(uuid)["status"] == "succeeded"
+
+    def stored() -> dict[str, Any] | None:
+        found = user.cli_json("ops", "metrics", uuid, "--points", "50")
+        return found if sum(s["total"] for s in found["series"]) == 400 else None
+
+    series = {s["name"]: s for s in wait_for_sync(stored, message="400 points")["series"]}
+    assert len(series["loss"]["points"]) == 50
+    assert series["loss"]["points"][-1]["step"] == 199
+    assert series["loss"]["points"][0]["max"] == 1.0
+    assert series["accuracy"]["points"][-1]["value"] == 199 / 200
+
+
 def test_job_exit_three_fails_with_code_and_last_lines(user: User) -> None:
     uuid = user.run(shell("for i in 1 2 3 4; do echo line-$i; done; echo boom >&2; exit 3"))
     run = user.wait_done(uuid)

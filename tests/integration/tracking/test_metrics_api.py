@@ -117,3 +117,31 @@ async def test_cli_shows_a_runs_metrics(bus_settings, platform, nats_client, tra
     assert "3,000" in table
     assert "2999" in table
     assert "acc" not in table
+
+
+async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeypatch):
+    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+        monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
+
+        def invoke(*args):
+            return CliRunner().invoke(axonal.cli.app, list(args), env={"COLUMNS": "200"})
+
+        async def run(*args):
+            return await asyncio.to_thread(invoke, *args)
+
+        created = await run("alerts", "create", "loss", "gt", "5", "--for", "3", "--json")
+        assert created.exit_code == 0, created.output
+        rule = json.loads(created.stdout)
+        assert (rule["metric"], rule["comparison"], rule["for_points"]) == ("loss", "gt", 3)
+        table = await run("alerts", "ls")
+        assert "loss > 5" in table.stdout
+        bad = await run("alerts", "create", "loss", "above", "5")
+        assert bad.exit_code == 1
+        assert "comparison" in bad.output
+        deleted = await run("alerts", "delete", rule["id"], "--json")
+        assert json.loads(deleted.stdout) == {"rules": []}
+        gone = await run("alerts", "delete", rule["id"])
+        assert gone.exit_code == 1
+        assert "not found" in gone.output

@@ -14,11 +14,18 @@ from datetime import datetime
 from pydantic import Field, field_validator
 
 from axonal_events.base import Payload
+from axonal_events.catalog.alerts import Comparison
 
 __all__ = [
     "MAX_POINTS_PER_BATCH",
     "METRIC_NAME_PATTERN",
+    "AlertCondition",
+    "AlertRuleInfo",
+    "AlertRuleList",
+    "AlertRuleSpec",
+    "DeleteAlertRule",
     "LatestMetrics",
+    "ListAlertRules",
     "MetricBatch",
     "MetricPoint",
     "MetricSeries",
@@ -88,3 +95,44 @@ class LatestMetrics(Payload):
     """``values[run_uuid][name]`` = the value at the highest step."""
 
     values: dict[str, dict[str, float]]
+
+
+class AlertCondition(Payload):
+    """``metric comparison threshold`` for ``for_points`` consecutive points."""
+
+    metric: str = Field(pattern=METRIC_NAME_PATTERN)
+    comparison: Comparison
+    threshold: float
+    for_points: int = Field(default=1, ge=1, le=10_000)
+    hysteresis: float = Field(default=0.0, ge=0, description="Margin to clear a firing rule.")
+
+    @field_validator("threshold", "hysteresis")
+    @classmethod
+    def _finite_number(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("must be a finite number")
+        return value
+
+
+class AlertRuleSpec(AlertCondition):
+    """A condition on the metrics of every run of ``project``."""
+
+    project: str = Field(pattern=r"^[^/\s]+/[^/\s]+$")
+
+
+class AlertRuleInfo(AlertRuleSpec):
+    id: str
+    created_at: datetime
+
+
+class AlertRuleList(Payload):
+    rules: list[AlertRuleInfo]
+
+
+class ListAlertRules(Payload):
+    project: str
+
+
+class DeleteAlertRule(Payload):
+    project: str
+    id: str

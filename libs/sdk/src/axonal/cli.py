@@ -123,6 +123,10 @@ def _register_core() -> None:
 
         app.add_typer(ops_app, name="ops")
         app.add_typer(project_app, name="project")
+    if "alerts" not in groups:
+        from axonal.alerts_cmd import alerts_app  # noqa: PLC0415
+
+        app.add_typer(alerts_app, name="alerts")
 
 
 def main() -> None:

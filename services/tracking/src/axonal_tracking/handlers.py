@@ -4,7 +4,9 @@ Rules for what arrives: a batch that is not a valid :class:`MetricBatch` (wrong 
 name, NaN or infinity, more than 10,000 points, oversized strings) is dead-lettered at once
 with the validation error as its reason. A batch of a run not heard of yet is retried with a
 growing delay (its ``run.created`` may still be on its way) and dead-lettered as
-``unknown run`` when the retries are spent. Each batch is one insert, acknowledged after commit.
+``unknown run`` when the retries are spent. Each batch is one insert, evaluated against the
+project's alert rules in the same transaction (crossings leave through the outbox), and
+acknowledged after commit.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import CloudEvent, EventData, RunStatus, RunStatusChanged, StreamKind
 from axonal_events.metrics import MetricBatch
-from axonal_tracking import store
+from axonal_tracking import alerting, store
 
 __all__ = ["decode_batch", "register"]
 
@@ -56,17 +58,18 @@ def register(ctx: ServiceContext) -> None:
         inbox_prefix=inbox,
     )
 
-    known: set[str] = set()  # runs seen in the database (a run never becomes unknown)
+    projects: dict[str, str] = {}  # run -> project, for runs seen (a run never moves)
 
     async def on_batch(batch: MetricBatch) -> None:
         async with transaction(ctx.pool) as conn:
-            if batch.run_uuid not in known:
-                if not await store.run_known(conn, batch.run_uuid):
-                    raise Retryable(f"unknown run {batch.run_uuid}")
-                if len(known) >= _KNOWN_RUNS:
-                    known.clear()
-                known.add(batch.run_uuid)
+            project = projects.get(batch.run_uuid) or await store.run_project(conn, batch.run_uuid)
+            if project is None:
+                raise Retryable(f"unknown run {batch.run_uuid}")
+            if len(projects) >= _KNOWN_RUNS:
+                projects.clear()
+            projects[batch.run_uuid] = project
             await store.insert_points(conn, batch)
+            await alerting.evaluate(conn, ctx.subjects, project, batch)
 
     metrics: ConsumerSpec[MetricBatch] = ConsumerSpec(
         durable=f"{ctx.name}-metrics",

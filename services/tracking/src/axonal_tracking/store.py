@@ -7,7 +7,7 @@ import asyncpg
 from axonal_db import Connection
 from axonal_events.metrics import MetricBatch, MetricSeries, SeriesPoint
 
-__all__ = ["insert_points", "latest", "record_run", "run_known", "series"]
+__all__ = ["insert_points", "latest", "record_run", "run_project", "series"]
 
 
 async def record_run(conn: Connection, uuid: str, project: str) -> None:
@@ -16,8 +16,10 @@ async def record_run(conn: Connection, uuid: str, project: str) -> None:
     )
 
 
-async def run_known(conn: Connection, uuid: str) -> bool:
-    return bool(await conn.fetchval("SELECT EXISTS (SELECT 1 FROM runs WHERE uuid = $1)", uuid))
+async def run_project(conn: Connection, uuid: str) -> str | None:
+    """The project of a run heard of, ``None`` for another run."""
+    project: str | None = await conn.fetchval("SELECT project FROM runs WHERE uuid = $1", uuid)
+    return project
 
 
 async def insert_points(conn: Connection, batch: MetricBatch) -> int:

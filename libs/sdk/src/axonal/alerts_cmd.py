@@ -1,0 +1,88 @@
+"""``axonal alerts``: metric alert rules of a project (each crossing is a ``metric.crossed``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
+from axonal.api_client import split_project
+from axonal.cli import console
+
+__all__ = ["alerts_app"]
+
+alerts_app = typer.Typer(
+    name="alerts", help="Metric alert rules: one event per crossing.", no_args_is_help=True
+)
+_SIGNS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "eq": "=="}
+
+
+def _path(project: str | None, tail: str = "") -> str:
+    owner, name = split_project(project)
+    return f"/api/v1/{owner}/{name}/alerts" + (f"/{tail}" if tail else "")
+
+
+def _show(rules: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("id", "rule", "for points", "hysteresis")
+    for rule in rules:
+        condition = f"{rule['metric']} {_SIGNS[rule['comparison']]} {rule['threshold']:g}"
+        table.add_row(
+            rule["id"], escape(condition), str(rule["for_points"]), f"{rule['hysteresis']:g}"
+        )
+    console.print(table if rules else "no alert rules")
+
+
+@alerts_app.command("create")
+def create(
+    metric: Annotated[str, typer.Argument(help="The metric's name, e.g. loss.")],
+    comparison: Annotated[str, typer.Argument(help="gt, gte, lt, lte or eq.")],
+    threshold: Annotated[float, typer.Argument(help="The value to cross.")],
+    for_points: Annotated[
+        int, typer.Option("--for", min=1, help="Consecutive points past the threshold.")
+    ] = 1,
+    hysteresis: Annotated[
+        float, typer.Option("--hysteresis", min=0, help="Margin back before it can fire again.")
+    ] = 0.0,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Create a rule, e.g. ``axonal alerts create loss gt 5 --for 3``."""
+    path = guarded(lambda: _path(project))
+    body = {
+        "metric": metric,
+        "comparison": comparison,
+        "threshold": threshold,
+        "for_points": for_points,
+        "hysteresis": hysteresis,
+    }
+    with api(api_url) as client:
+        rule = client.request("POST", path, json=body)
+    print_json(rule) if as_json else _show([rule])
+
+
+@alerts_app.command("ls")
+def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
+    """List the project's rules."""
+    path = guarded(lambda: _path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else _show(found["rules"])
+
+
+@alerts_app.command("delete")
+def delete(
+    rule_id: Annotated[str, typer.Argument(help="The rule's id.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a rule."""
+    path = guarded(lambda: _path(project, rule_id))
+    with api(api_url) as client:
+        found = client.request("DELETE", path)
+    print_json(found) if as_json else console.print(f"deleted alert rule [bold]{rule_id}[/]")

@@ -1,0 +1,1 @@
+"""Pure tracking logic: alert rule evaluation."""

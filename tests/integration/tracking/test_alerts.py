@@ -1,0 +1,71 @@
+"""Alert rules: ``loss > 5 for 3 points`` emits exactly one ``metric.crossed`` per crossing."""
+
+import asyncio
+import json
+
+from axonal_bus import rpc
+from axonal_db import connect
+from axonal_events import CATALOG, MetricCrossed
+from axonal_events.metrics import AlertRuleInfo, AlertRuleList, AlertRuleSpec, ListAlertRules
+from axonal_testing.waiting import wait_for
+
+from .conftest import create_run, send
+
+
+def points(run_uuid, values, start=0):
+    at = "2026-01-01T00:00:00Z"
+    rows = [{"name": "loss", "step": start + i, "value": v, "at": at} for i, v in enumerate(values)]
+    return json.dumps({"run_uuid": run_uuid, "points": rows}).encode()
+
+
+async def _stored(database_url, run_uuid, count):
+    conn = await connect(database_url)
+    try:
+        found = await conn.fetchval(
+            "SELECT count(*) FROM tracking.metric_points WHERE run_uuid = $1", run_uuid
+        )
+    finally:
+        await conn.close()
+    return found == count
+
+
+async def test_loss_above_5_for_3_points_crosses_once_per_excursion(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    spec = AlertRuleSpec(
+        project="acme/demo", metric="loss", comparison="gt", threshold=5, for_points=3
+    )
+    rule = await rpc.request(
+        nats_client, subjects.rpc("tracking", "create_alert"), spec, AlertRuleInfo
+    )
+    listed = await rpc.request(
+        nats_client,
+        subjects.rpc("tracking", "list_alerts"),
+        ListAlertRules(project="acme/demo"),
+        AlertRuleList,
+    )
+    assert [r.id for r in listed.rules] == [rule.id]
+
+    crossed: list[MetricCrossed] = []
+
+    async def on_event(msg):
+        crossed.append(CATALOG.decode(msg.data).data)
+
+    sub = await nats_client.subscribe(subjects.event("metric.crossed"), cb=on_event)
+    run_uuid = await create_run(js, subjects)
+    other = await create_run(js, subjects, project="acme/other")  # the rule is acme/demo's
+    first = points(run_uuid, [6, 7])
+    await send(js, subjects, run_uuid, first, msg_id="a")
+    await wait_for(lambda: _stored(database_url, run_uuid, 2), message="first batch")
+    await send(js, subjects, run_uuid, points(run_uuid, [8, 9, 9, 1, 6, 6, 6], start=2))
+    await send(js, subjects, run_uuid, first, msg_id="a-again")  # a re-send: no new crossing
+    await send(js, subjects, other, points(other, [9, 9, 9, 9]))
+    await wait_for(lambda: len(crossed) >= 2, message="two crossings")
+    await asyncio.sleep(1)  # a duplicate would arrive in the meantime
+    await sub.unsubscribe()
+    assert [(c.run_uuid, c.step, c.value) for c in crossed] == [
+        (run_uuid, 2, 8.0),  # 6, 7, 8: the third point over 5
+        (run_uuid, 8, 6.0),  # 1 cleared it; 6, 6, 6 crossed again
+    ]
+    assert all(c.rule_id == rule.id and c.threshold == 5 for c in crossed)
