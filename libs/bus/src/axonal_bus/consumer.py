@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import structlog
 from faststream import AckPolicy
+from faststream.message import StreamMessage
 from faststream.nats import ConsumerConfig, JStream, NatsBroker, NatsMessage, PullSub
 
 from axonal_bus.broker import jetstream
@@ -78,6 +79,7 @@ def subscribe(
             max_ack_pending=spec.max_ack_pending,
         ),
         ack_policy=AckPolicy.NACK_ON_ERROR,
+        decoder=_undecoded,
         inbox_prefix=f"{inbox_prefix or '_INBOX'}.".encode(),
         title=spec.durable,
     )
@@ -126,6 +128,11 @@ def subscribe(
 
     subscriber(consume)
     return subscriber
+
+
+async def _undecoded(message: StreamMessage[Any]) -> Any:
+    """The body as it came: ``spec.decode`` reads it (FastStream would parse JSON first)."""
+    return message.body
 
 
 def subscribe_events(

@@ -46,6 +46,8 @@ SPOOL_ENV = "AXONAL_TRACKING_SPOOL"
 #: The names the tracking service accepts (``axonal_events.metrics.METRIC_NAME_PATTERN``).
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}")
 _MAX_STEP = 2**62
+#: Names already checked: a training loop logs the same few names again and again.
+_GOOD_NAMES: set[str] = set()
 
 _writer: Writer | None = None
 _writer_lock = threading.Lock()
@@ -123,15 +125,21 @@ def _log(values: Mapping[str, object], step: object) -> None:
 
 
 def _check_name(name: object) -> str:
+    if name in _GOOD_NAMES:  # the hot path: a training loop logs the same few names
+        return name
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(
             f"bad metric name {name!r}: 1 to 200 letters, digits or _ . / : - "
             "(not starting with . / : -)"
         )
+    if len(_GOOD_NAMES) < 10_000:
+        _GOOD_NAMES.add(name)
     return name
 
 
 def _check_value(name: str, value: object) -> float:
+    if type(value) is float and math.isfinite(value):  # the hot path, exact type only
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"metric {name!r}: the value must be a real number, not {value!r}")
     number = float(value)
@@ -141,6 +149,8 @@ def _check_value(name: str, value: object) -> float:
 
 
 def _check_step(step: object) -> int:
+    if type(step) is int and 0 <= step <= _MAX_STEP:  # the hot path
+        return step
     if isinstance(step, bool) or not isinstance(step, numbers.Integral):
         raise ValueError(f"the step must be an integer, not {step!r}")
     if not 0 <= int(step) <= _MAX_STEP:
@@ -150,6 +160,8 @@ def _check_step(step: object) -> int:
 
 def _current_writer() -> Writer:
     global _writer  # noqa: PLW0603 - one writer per process, started on first use
+    if _writer is not None:
+        return _writer
     with _writer_lock:
         if _writer is None:
             _writer = _start_writer()

@@ -7,16 +7,16 @@ from collections import defaultdict
 from axonal_bus.outbox import enqueue
 from axonal_db import Connection
 from axonal_events import MetricCrossed, Subjects, new_event
-from axonal_events.metrics import MetricBatch
 from axonal_tracking import alerts_store
 from axonal_tracking.domain.alerts import advance
+from axonal_tracking.wire import Batch
 
 __all__ = ["evaluate"]
 
 SOURCE = "/axonal/tracking"
 
 
-async def evaluate(conn: Connection, subjects: Subjects, project: str, batch: MetricBatch) -> int:
+async def evaluate(conn: Connection, subjects: Subjects, project: str, batch: Batch) -> int:
     """Advance every matching rule for the batch's run; returns the crossings emitted."""
     by_metric: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for point in batch.points:

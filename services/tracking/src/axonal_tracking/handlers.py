@@ -11,31 +11,20 @@ acknowledged after commit.
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from axonal_bus.consumer import ConsumerSpec, subscribe, subscribe_events
-from axonal_bus.errors import Permanent, Retryable
+from axonal_bus.errors import Retryable
 from axonal_bus.retry import RetryPolicy
 from axonal_bus.service import ServiceContext
 from axonal_db import transaction
 from axonal_events import CloudEvent, EventData, RunStatus, RunStatusChanged, StreamKind
-from axonal_events.metrics import MetricBatch
 from axonal_tracking import alerting, store
+from axonal_tracking.wire import Batch, decode_batch
 
-__all__ = ["decode_batch", "register"]
+__all__ = ["register"]
 
 #: Retries of a batch whose run is unknown: about two minutes in all, then the DLQ.
 UNKNOWN_RUN_POLICY = RetryPolicy(max_deliver=8, base_delay=0.5, max_delay=60.0)
 _KNOWN_RUNS = 100_000
-
-
-def decode_batch(raw: bytes) -> MetricBatch:
-    try:
-        return MetricBatch.model_validate_json(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise Permanent(f"not a metric batch: {where}: {first['msg']}") from None
 
 
 def register(ctx: ServiceContext) -> None:
@@ -60,7 +49,7 @@ def register(ctx: ServiceContext) -> None:
 
     projects: dict[str, str] = {}  # run -> project, for runs seen (a run never moves)
 
-    async def on_batch(batch: MetricBatch) -> None:
+    async def on_batch(batch: Batch) -> None:
         async with transaction(ctx.pool) as conn:
             project = projects.get(batch.run_uuid) or await store.run_project(conn, batch.run_uuid)
             if project is None:
@@ -71,7 +60,7 @@ def register(ctx: ServiceContext) -> None:
             await store.insert_points(conn, batch)
             await alerting.evaluate(conn, ctx.subjects, project, batch)
 
-    metrics: ConsumerSpec[MetricBatch] = ConsumerSpec(
+    metrics: ConsumerSpec[Batch] = ConsumerSpec(
         durable=f"{ctx.name}-metrics",
         filter_subjects=[ctx.subjects.ingest("metrics.>")],
         decode=decode_batch,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncpg
 
 from axonal_db import Connection
-from axonal_events.metrics import MetricBatch, MetricSeries, SeriesPoint
+from axonal_events.metrics import MetricSeries, SeriesPoint
+from axonal_tracking.wire import Batch
 
 __all__ = ["insert_points", "latest", "record_run", "run_project", "series"]
 
@@ -22,7 +23,7 @@ async def run_project(conn: Connection, uuid: str) -> str | None:
     return project
 
 
-async def insert_points(conn: Connection, batch: MetricBatch) -> int:
+async def insert_points(conn: Connection, batch: Batch) -> int:
     """Store a batch; points already stored (same run, name and step) are skipped.
 
     The fast path is one COPY inside a savepoint; a batch that repeats stored points (a
