@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -59,7 +59,7 @@ async def create_run(js: Any, subjects: Any, project: str = "acme/demo") -> str:
     return str(event.data.run_uuid)  # type: ignore[attr-defined]
 
 
-def batch(run_uuid: str, name: str, steps: range, value: Any = None) -> bytes:
+def batch(run_uuid: str, name: str, steps: Iterable[int], value: Any = None) -> bytes:
     at = datetime.now(UTC).isoformat()
     points = [
         {"name": name, "step": s, "value": float(s) if value is None else value, "at": at}

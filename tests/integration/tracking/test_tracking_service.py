@@ -38,9 +38,10 @@ async def test_points_are_stored_once_and_read_back_downsampled(
     await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000)))
     await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000, 10000)))
     await send(js, subjects, run_uuid, batch(run_uuid, "acc", range(10)))
+    await send(js, subjects, run_uuid, batch(run_uuid, "sparse", [0, 10**6, 2 * 10**6]))
     # the same points again under another message id (a re-send): nothing new is stored
     await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(5000), value=-1.0))
-    await wait_for(lambda: _count_is(database_url, run_uuid, 10010), message="10,010 points")
+    await wait_for(lambda: _count_is(database_url, run_uuid, 10013), message="10,013 points")
 
     found = await series(nats_client, subjects, ReadSeries(run_uuids=[run_uuid], points=100))
     by_name = {s.name: s for s in found.series}
@@ -51,12 +52,18 @@ async def test_points_are_stored_once_and_read_back_downsampled(
     assert loss.points[0].min == 0.0  # the first value, not the re-sent -1.0
     assert all(p.min <= p.value <= p.max for p in loss.points)
     assert [p.step for p in acc.points] == list(range(10))  # small series come back whole
+    sparse = by_name["sparse"]  # steps far apart: each its own bucket, nothing merged
+    assert sparse.total == 3
+    assert [(p.step, p.min, p.max) for p in sparse.points] == [
+        (s, float(s), float(s)) for s in (0, 10**6, 2 * 10**6)
+    ]
+    assert [s.name for s in found.series] == ["acc", "loss", "sparse"]
 
     subject = subjects.rpc("tracking", "latest")
     latest = await rpc.request(
         nats_client, subject, ReadLatest(run_uuids=[run_uuid]), LatestMetrics
     )
-    assert latest.values == {run_uuid: {"loss": 9999.0, "acc": 9.0}}
+    assert latest.values == {run_uuid: {"loss": 9999.0, "acc": 9.0, "sparse": 2e6}}
 
 
 async def _count_is(database_url, run_uuid, expected):

@@ -186,14 +186,20 @@ class Writer:
             self._spool_pending()
 
     def _encode(self, points: list[Point]) -> bytes:
-        last_at, iso = -1.0, ""
-        out = []
+        """The batch as JSON, written directly: checked names and finite floats need no
+        general encoder, and times share one millisecond-precision string per millisecond.
+        """
+        last_ms, iso = -1, ""
+        names: dict[str, str] = {}
+        parts = []
         for name, step, value, at in points:
-            if at != last_at:
-                last_at, iso = at, datetime.fromtimestamp(at, UTC).isoformat()
-            out.append({"name": name, "step": step, "value": value, "at": iso})
-        batch = {"run_uuid": self.run_uuid, "points": out}
-        return json.dumps(batch, separators=(",", ":"), allow_nan=False).encode()
+            ms = int(at * 1000)
+            if ms != last_ms:
+                last_ms = ms
+                iso = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
+            quoted = names.get(name) or names.setdefault(name, json.dumps(name))
+            parts.append(f'{{"name":{quoted},"step":{step},"value":{value!r},"at":"{iso}"}}')
+        return f'{{"run_uuid":"{self.run_uuid}","points":[{",".join(parts)}]}}'.encode()
 
     def _send_next(self) -> None:
         """Send the oldest batch if its retry is due; on failure, spool and back off."""

@@ -54,20 +54,28 @@ async def insert_points(conn: Connection, batch: Batch) -> int:
 
 
 _COLUMNS = ("run_uuid", "name", "step", "value", "at")
-_BOUNDS_SQL = (
-    "SELECT run_uuid, name, min(step) AS lo, max(step) AS hi, count(*) AS n FROM metric_points "
-    "WHERE run_uuid = ANY($1::text[]) {names} GROUP BY run_uuid, name ORDER BY run_uuid, name"
+# The names of a run's series, one index probe each (a loose index scan, not a full scan).
+_NAMES_SQL = """
+WITH RECURSIVE found AS (
+    SELECT min(name) AS name FROM metric_points WHERE run_uuid = $1
+    UNION ALL
+    SELECT (SELECT min(name) FROM metric_points WHERE run_uuid = $1 AND name > found.name)
+    FROM found WHERE found.name IS NOT NULL
 )
+SELECT name FROM found WHERE name IS NOT NULL
+"""
+_RANGE_SQL = "SELECT min(step), max(step) FROM metric_points WHERE run_uuid = $1 AND name = $2"
 _WHOLE_SQL = (
-    "SELECT step, value, value AS lo, value AS hi FROM metric_points "
+    "SELECT step, value, value AS lo, value AS hi, 1 AS n FROM metric_points "
     "WHERE run_uuid = $1 AND name = $2 ORDER BY step"
 )
 # Steps cut into ``$5`` buckets of equal width: each keeps its last step and value (the value
-# of the highest step, via the max of [step, value] pairs) and its min and max values, so a
-# chart of 1,000 points still shows every spike.
+# of the highest step, via the max of [step, value] pairs), its min and max values and its
+# size, so a chart of 1,000 points still shows every spike. The aggregate is hashed in memory.
 _BUCKETS_SQL = (
     "SELECT max(step) AS step, (max(ARRAY[step::float8, value]))[2] AS value, "
-    "min(value) AS lo, max(value) AS hi FROM metric_points WHERE run_uuid = $1 AND name = $2 "
+    "min(value) AS lo, max(value) AS hi, count(*) AS n FROM metric_points "
+    "WHERE run_uuid = $1 AND name = $2 "
     "GROUP BY width_bucket(step::float8, $3::float8, $4::float8, $5::int) ORDER BY 1"
 )
 
@@ -75,24 +83,26 @@ _BUCKETS_SQL = (
 async def series(
     conn: Connection, run_uuids: list[str], names: list[str], points: int
 ) -> list[MetricSeries]:
-    """Each series whole when it has at most ``points`` points, else reduced to buckets."""
-    if names:
-        bounds = await conn.fetch(
-            _BOUNDS_SQL.format(names="AND name = ANY($2::text[])"), run_uuids, names
-        )
-    else:
-        bounds = await conn.fetch(_BOUNDS_SQL.format(names=""), run_uuids)
+    """Each series whole when its steps span at most ``points``, else reduced to buckets."""
     found = []
-    for b in bounds:
-        run, name, total = b["run_uuid"], b["name"], int(b["n"])
-        if total <= points:
-            rows = await conn.fetch(_WHOLE_SQL, run, name)
-        else:
-            rows = await conn.fetch(_BUCKETS_SQL, run, name, b["lo"], b["hi"] + 1, points)
-        reduced = [
-            SeriesPoint(step=r["step"], value=r["value"], min=r["lo"], max=r["hi"]) for r in rows
-        ]
-        found.append(MetricSeries(run_uuid=run, name=name, total=total, points=reduced))
+    async with conn.transaction(readonly=True):
+        await conn.execute("SET LOCAL work_mem = '64MB'")
+        for run in run_uuids:
+            for name in names or [r["name"] for r in await conn.fetch(_NAMES_SQL, run)]:
+                bounds = await conn.fetchrow(_RANGE_SQL, run, name)
+                if bounds is None or bounds[0] is None:
+                    continue  # no such series
+                lo, hi = bounds
+                if hi - lo < points:
+                    rows = await conn.fetch(_WHOLE_SQL, run, name)
+                else:
+                    rows = await conn.fetch(_BUCKETS_SQL, run, name, lo, hi + 1, points)
+                reduced = [
+                    SeriesPoint(step=r["step"], value=r["value"], min=r["lo"], max=r["hi"])
+                    for r in rows
+                ]
+                total = sum(r["n"] for r in rows)
+                found.append(MetricSeries(run_uuid=run, name=name, total=total, points=reduced))
     return found
 
 
