@@ -68,9 +68,15 @@ class User:
     def wait_done(self, uuid: str, timeout: float = 30) -> dict[str, Any]:
         return self.wait_status(uuid, *DONE, timeout=timeout)
 
-    def log_lines(self, uuid: str) -> list[str]:
-        page = self.http.get(f"{self.base}/{uuid}/logs", params={"limit": 1000}).json()
-        return [line["line"] for line in page["lines"]]
+    def log_lines(self, uuid: str, *, so_far: bool = False) -> list[str]:
+        """The run's lines once the api says they are all stored (``done``), or ``so_far``."""
+
+        def page() -> dict[str, Any] | None:
+            found = self.http.get(f"{self.base}/{uuid}/logs", params={"limit": 1000}).json()
+            return dict(found) if so_far or found["done"] else None
+
+        lines = wait_for_sync(page, timeout=60, message=f"every log line of {uuid}")["lines"]
+        return [line["line"] for line in lines]
 
     def statuses(self, uuid: str) -> list[str]:
         """``axonal ops statuses UUID --json``: the status names in order."""
@@ -187,7 +193,7 @@ def test_logs_are_readable_while_running_and_after(user: User) -> None:
 
     wait_for_sync(first_line_logged, timeout=30, message="first line while running")
     assert user.get(uuid)["status"] == "running"  # type: ignore[index]
-    assert "second-line" not in user.log_lines(uuid)
+    assert "second-line" not in user.log_lines(uuid, so_far=True)
     go.touch()
     assert user.wait_done(uuid)["status"] == "succeeded"
 

@@ -43,6 +43,22 @@ async def test_job_runs_with_one_event_per_transition(scheduler):
     assert [c.name for c in scheduler.agent.received] == ["train"]
 
 
+async def test_the_polyaxonfile_tags_travel_with_every_run_event(scheduler):
+    scheduler.agent.script = happy
+    run_uuid = await scheduler.submit(
+        JOB.replace("name: train", "name: train\ntags: [nightly, gpu]")
+    )
+    run = await scheduler.wait_status(run_uuid, "succeeded")
+    assert run.tags == ["nightly", "gpu"]
+
+    async def done():
+        events = await scheduler.events(run_uuid)
+        return events if events and events[-1][0] == "done" else None
+
+    events = await wait_for(done, message="run.done")
+    assert {tuple(data["tags"]) for _, data in events} == {("nightly", "gpu")}
+
+
 async def test_failed_with_exit_code(scheduler):
     scheduler.agent.script = lambda cmd: [("failed", {"exit_code": 3})]
     run_uuid = await scheduler.submit(JOB)

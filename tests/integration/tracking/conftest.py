@@ -50,9 +50,11 @@ async def tracking(bus_settings, database_url, nats_client) -> AsyncIterator[Ser
         await asyncio.wait_for(task, 10)
 
 
-async def create_run(js: Any, subjects: Any, project: str = "acme/demo") -> str:
+async def create_run(
+    js: Any, subjects: Any, project: str = "acme/demo", tags: list[str] | None = None
+) -> str:
     """Publish the ``run.created`` event the scheduler would send; returns the run uuid."""
-    event = run_event(RunStatus.CREATED, project=project)
+    event = run_event(RunStatus.CREATED, project=project, tags=tags or [])
     await js.publish(
         subjects.event(event.event_type), event.to_json(), headers=event_headers(event)
     )

@@ -69,3 +69,33 @@ async def test_loss_above_5_for_3_points_crosses_once_per_excursion(
         (run_uuid, 8, 6.0),  # 1 cleared it; 6, 6, 6 crossed again
     ]
     assert all(c.rule_id == rule.id and c.threshold == 5 for c in crossed)
+
+
+async def test_a_rule_with_tags_watches_only_runs_created_with_them(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    spec = AlertRuleSpec(
+        project="acme/tagged", metric="loss", comparison="gt", threshold=5, tags=["nightly", "gpu"]
+    )
+    rule = await rpc.request(
+        nats_client, subjects.rpc("tracking", "create_alert"), spec, AlertRuleInfo
+    )
+    assert rule.tags == ["gpu", "nightly"]
+
+    crossed: list[MetricCrossed] = []
+
+    async def on_event(msg):
+        crossed.append(CATALOG.decode(msg.data).data)
+
+    sub = await nats_client.subscribe(subjects.event("metric.crossed"), cb=on_event)
+    watched = await create_run(js, subjects, "acme/tagged", tags=["gpu", "nightly", "big"])
+    partly = await create_run(js, subjects, "acme/tagged", tags=["nightly"])
+    untagged = await create_run(js, subjects, "acme/tagged")
+    for run_uuid in (partly, untagged, watched):  # the watched run last: crossings come in order
+        await send(js, subjects, run_uuid, points(run_uuid, [9]))
+        await wait_for(lambda r=run_uuid: _stored(database_url, r, 1), message="stored")
+    await wait_for(lambda: len(crossed) >= 1, message="a crossing")
+    await asyncio.sleep(0.5)  # a crossing of another run would arrive in the meantime
+    await sub.unsubscribe()
+    assert [(c.run_uuid, c.rule_id) for c in crossed] == [(watched, rule.id)]

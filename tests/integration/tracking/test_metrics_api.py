@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import httpx
+import pytest
 import pytest_asyncio
 from typer.testing import CliRunner
 
@@ -88,7 +89,26 @@ async def test_bad_batches_are_4xx(http, platform):
     assert elsewhere.status_code in (404, 422)
 
 
-async def test_cli_shows_a_runs_metrics(bus_settings, platform, nats_client, tracking, monkeypatch):
+@pytest.fixture
+def cli(bus_settings, platform, tracking, monkeypatch):
+    """``await cli("ops", ...)``: the CLI against a real api app in a thread; its stdout."""
+    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+        monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
+
+        async def run(*args):
+            invoke = CliRunner().invoke
+            result = await asyncio.to_thread(
+                invoke, axonal.cli.app, list(args), env={"COLUMNS": "200"}
+            )
+            assert result.exit_code == 0, result.output
+            return result.stdout
+
+        yield run
+
+
+async def test_cli_shows_a_runs_metrics(cli, platform, nats_client, tracking):
     run = platform.add_run()
     js = nats_client.jetstream()
     created = run_event(RunStatus.CREATED, run_uuid=run.uuid)
@@ -96,22 +116,13 @@ async def test_cli_shows_a_runs_metrics(bus_settings, platform, nats_client, tra
     await js.publish(subject, created.to_json(), headers=event_headers(created))
     await send(js, tracking.subjects, run.uuid, batch(run.uuid, "loss", range(3000)))
     await send(js, tracking.subjects, run.uuid, batch(run.uuid, "acc", range(10)))
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
-        monkeypatch.setenv("AXONAL_API_URL", url)
-        monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
 
-        def invoke(*args):
-            result = CliRunner().invoke(axonal.cli.app, list(args), env={"COLUMNS": "200"})
-            assert result.exit_code == 0, result.output
-            return result.stdout
+    async def complete():
+        doc = json.loads(await cli("ops", "metrics", run.uuid, "--json"))
+        return doc if sum(s["total"] for s in doc["series"]) == 3010 else None
 
-        async def complete():
-            doc = json.loads(await asyncio.to_thread(invoke, "ops", "metrics", run.uuid, "--json"))
-            return doc if sum(s["total"] for s in doc["series"]) == 3010 else None
-
-        doc = await wait_for(complete, message="3,010 points")
-        table = await asyncio.to_thread(invoke, "ops", "metrics", run.uuid, "-n", "loss")
+    doc = await wait_for(complete, message="3,010 points")
+    table = await cli("ops", "metrics", run.uuid, "-n", "loss")
     assert [len(s["points"]) for s in doc["series"]] == [10, 1000]  # acc whole, loss reduced
     assert "loss" in table
     assert "3,000" in table
@@ -145,3 +156,62 @@ async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeyp
         gone = await run("alerts", "delete", rule["id"])
         assert gone.exit_code == 1
         assert "not found" in gone.output
+
+
+async def _runs_with_metrics(platform, nats_client, tracking) -> tuple[str, str]:
+    js = nats_client.jetstream()
+    first = platform.add_run(name="lr-high", inputs={"lr": 0.1, "batch": 32}, outputs={"ok": 1})
+    second = platform.add_run(name="lr-low", inputs={"lr": 0.01, "batch": 32})
+    for run, loss in ((first, 0.5), (second, 0.25)):
+        created = run_event(RunStatus.CREATED, run_uuid=run.uuid)
+        subject = tracking.subjects.event(created.event_type)
+        await js.publish(subject, created.to_json(), headers=event_headers(created))
+        await send(js, tracking.subjects, run.uuid, batch(run.uuid, "loss", range(5), value=loss))
+        await send(js, tracking.subjects, run.uuid, batch(run.uuid, "acc", range(5), value=0.9))
+    return first.uuid, second.uuid
+
+
+async def test_runs_are_compared_side_by_side(http, platform, nats_client, tracking):
+    first, second = await _runs_with_metrics(platform, nats_client, tracking)
+
+    async def compared():
+        reply = await http.get("/api/v1/acme/demo/compare", params={"run": [first, second]})
+        assert reply.status_code == 200, reply.text
+        doc = reply.json()
+        return doc if all(len(r["metrics"]) == 2 for r in doc["runs"]) else None
+
+    doc = await wait_for(compared, message="metrics of both runs")
+    assert [r["name"] for r in doc["runs"]] == ["lr-high", "lr-low"]
+    assert (doc["inputs"], doc["outputs"], doc["metrics"]) == (
+        ["batch", "lr"],
+        ["ok"],
+        ["acc", "loss"],
+    )
+    assert doc["differing"] == ["inputs.lr", "outputs.ok", "metrics.loss"]
+    assert doc["runs"][1]["metrics"] == {"loss": 0.25, "acc": 0.9}
+
+    elsewhere = platform.add_run(project="other")
+    refused = await http.get("/api/v1/acme/demo/compare", params={"run": [first, elsewhere.uuid]})
+    assert refused.status_code == 404
+    assert elsewhere.uuid in refused.json()["message"]
+    assert (await http.get("/api/v1/acme/demo/compare")).status_code == 422
+
+
+async def test_cli_compares_runs(cli, platform, nats_client, tracking):
+    first, second = await _runs_with_metrics(platform, nats_client, tracking)
+
+    async def complete():
+        doc = json.loads(await cli("ops", "compare", first, second, "--json"))
+        return doc if all(len(r["metrics"]) == 2 for r in doc["runs"]) else None
+
+    await wait_for(complete, message="metrics of both runs")
+    table = await cli("ops", "compare", first, second)
+    everything = await cli("ops", "compare", first, second, "--all")
+    assert "lr-high" in table
+    assert "input lr" in table
+    assert "0.01" in table
+    assert "metric loss" in table
+    assert "batch" not in table  # the same in both runs
+    assert "2 rows the same in every run" in table
+    assert "input batch" in everything
+    assert "metric acc" in everything

@@ -105,6 +105,11 @@ class AlertCondition(Payload):
     threshold: float
     for_points: int = Field(default=1, ge=1, le=10_000)
     hysteresis: float = Field(default=0.0, ge=0, description="Margin to clear a firing rule.")
+    tags: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Only runs created with every one of these tags (all runs when empty).",
+    )
 
     @field_validator("threshold", "hysteresis")
     @classmethod

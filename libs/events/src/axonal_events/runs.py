@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -11,6 +11,7 @@ from axonal_events.base import Payload
 from axonal_events.catalog.run import RunStatus
 
 __all__ = [
+    "EndRun",
     "GetRun",
     "ListRuns",
     "LogLine",
@@ -20,7 +21,12 @@ __all__ = [
     "RunList",
     "StatusChange",
     "StatusHistory",
+    "TrackRun",
+    "UpdateRun",
 ]
+
+RunUuid = Annotated[str, Field(min_length=32, max_length=36)]
+Tag = Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class GetRun(Payload):
@@ -50,6 +56,45 @@ class RunInfo(Payload):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     children: int = Field(default=0, description="Runs of a DAG or matrix.")
+    managed: bool = Field(
+        default=True, description="Executed by an agent; false: tracked from the SDK."
+    )
+    description: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    progress: float | None = Field(default=None, description="0 to 1, as the run reports it.")
+
+
+class TrackRun(Payload):
+    """Create a run tracked from the SDK (non-managed): straight to ``running``, no agent.
+
+    ``run_uuid`` is chosen by the caller: creating it again returns the existing run.
+    """
+
+    run_uuid: RunUuid
+    owner: str = Field(min_length=1)
+    project: str = Field(min_length=1)
+    name: str | None = Field(default=None, max_length=256)
+    description: str | None = Field(default=None, max_length=10_000)
+    tags: list[Tag] = Field(default_factory=list, max_length=100)
+    inputs: dict[str, Any] = Field(default_factory=dict)
+
+
+class UpdateRun(Payload):
+    """Merge ``inputs`` and ``outputs`` into a run's, add ``tags``, set ``progress``."""
+
+    run_uuid: RunUuid
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    outputs: dict[str, Any] = Field(default_factory=dict)
+    tags: list[Tag] = Field(default_factory=list, max_length=100)
+    progress: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+class EndRun(Payload):
+    """End a non-managed run with its final status (ending it again changes nothing)."""
+
+    run_uuid: RunUuid
+    status: Literal["succeeded", "failed", "stopped"]
+    message: str | None = Field(default=None, max_length=10_000)
 
 
 class ListRuns(Payload):

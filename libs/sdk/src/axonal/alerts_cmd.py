@@ -27,12 +27,13 @@ def _path(project: str | None, tail: str = "") -> str:
 def _show(rules: list[dict[str, Any]]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table("id", "rule", "for points", "hysteresis")
+    table = Table("id", "rule", "for points", "hysteresis", "runs tagged")
     for rule in rules:
         condition = f"{rule['metric']} {_SIGNS[rule['comparison']]} {rule['threshold']:g}"
         table.add_row(
-            rule["id"], escape(condition), str(rule["for_points"]), f"{rule['hysteresis']:g}"
-        )
+            rule["id"], escape(condition), str(rule["for_points"]), f"{rule['hysteresis']:g}",
+            escape(", ".join(rule.get("tags", []))) or "[dim]any run[/]",
+        )  # fmt: skip
     console.print(table if rules else "no alert rules")
 
 
@@ -47,11 +48,15 @@ def create(
     hysteresis: Annotated[
         float, typer.Option("--hysteresis", min=0, help="Margin back before it can fire again.")
     ] = 0.0,
+    tags: Annotated[
+        list[str] | None,
+        typer.Option("--tag", "-t", help="Only runs with this tag (repeatable: all of them)."),
+    ] = None,
     project: ProjectOpt = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Create a rule, e.g. ``axonal alerts create loss gt 5 --for 3``."""
+    """Create a rule, e.g. ``axonal alerts create loss gt 5 --for 3 --tag nightly``."""
     path = guarded(lambda: _path(project))
     body = {
         "metric": metric,
@@ -59,6 +64,7 @@ def create(
         "threshold": threshold,
         "for_points": for_points,
         "hysteresis": hysteresis,
+        "tags": tags or [],
     }
     with api(api_url) as client:
         rule = client.request("POST", path, json=body)

@@ -11,6 +11,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +112,20 @@ class ApiClient:
         if reply.status_code >= 400:
             raise self._error(reply)
         return reply.json() if reply.content else None
+
+    @contextmanager
+    def download(self, path: str) -> Iterator[Iterator[bytes]]:
+        """The body of ``GET path`` in chunks, as it arrives (for large files)."""
+        import httpx  # noqa: PLC0415
+
+        try:
+            with self._http.stream("GET", path) as reply:
+                if reply.status_code >= 400:
+                    reply.read()
+                    raise self._error(reply)
+                yield reply.iter_bytes()
+        except httpx.TransportError as exc:
+            raise ApiError(f"cannot reach the api at {self.base_url}: {exc}", _START_HINT) from None
 
     def stream_events(self, path: str, *, retries: int = 5) -> Iterator[tuple[str, dict[str, Any]]]:
         """Server-Sent Events of ``path`` as (event, data), until the server ends them.

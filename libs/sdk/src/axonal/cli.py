@@ -127,6 +127,10 @@ def _register_core() -> None:
         from axonal.alerts_cmd import alerts_app  # noqa: PLC0415
 
         app.add_typer(alerts_app, name="alerts")
+    if "events" not in groups:
+        from axonal.events_cmd import events_app  # noqa: PLC0415
+
+        app.add_typer(events_app, name="events")
 
 
 def main() -> None:

@@ -19,7 +19,10 @@ from axonal.api_cli import (
     print_json,
     run_path,
 )
+from axonal.artifacts_cmd import artifacts
 from axonal.cli import console, fail
+from axonal.compare_cmd import compare
+from axonal.push_cmd import push
 
 __all__ = ["ops_app", "project_app"]
 
@@ -183,6 +186,10 @@ for _verb, _doc in (
     ("skip", "Skip a run that has not started."),
 ):
     _action(_verb, _doc)
+
+ops_app.command("push")(push)
+ops_app.command("compare")(compare)
+ops_app.command("artifacts")(artifacts)
 
 
 @ops_app.command("metrics")

@@ -45,13 +45,18 @@ def run_details(run: dict[str, Any]) -> Table:
     for key in (
         "uuid", "name", "owner", "project", "kind", "status", "reason", "message", "queue",
         "attempt", "pipeline_uuid", "original_uuid", "cache_hit_of", "children",
-        "created_at", "started_at", "finished_at", "inputs", "outputs",
+        "created_at", "started_at", "finished_at", "description", "tags", "progress",
+        "inputs", "outputs",
     ):  # fmt: skip
         value = run.get(key)
-        if value in (None, {}, ""):
+        if value in (None, {}, "", []):
             continue
         shown = status_text(value) if key == "status" else escape(str(value))
+        if key == "progress":
+            shown = f"{value:.0%}"
         table.add_row(key, shown)
+    if run.get("managed") is False:
+        table.add_row("tracked", "from the SDK (no agent runs it)")
     return table
 
 

@@ -12,7 +12,18 @@ from axonal_api import VERSION
 from axonal_api.deps import authorize
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
-from axonal_api.routes import alerts, health, metrics, projects, runs, stream
+from axonal_api.routes import (
+    alerts,
+    artifacts,
+    compare,
+    events,
+    health,
+    metrics,
+    projects,
+    runs,
+    stream,
+    tracked,
+)
 from axonal_api.settings import ApiSettings
 from axonal_bus.broker import connect_nats, create_broker
 from axonal_bus.ping import serve_ping
@@ -56,6 +67,17 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
     app.state.gateway = None
     install_error_handlers(app)
     app.include_router(health.router)
-    for module in (metrics, runs, stream, alerts, projects):  # metrics before runs: /{uuid}/{verb}
+    # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
+    for module in (
+        metrics,
+        tracked,
+        artifacts,
+        runs,
+        compare,
+        events,
+        stream,
+        alerts,
+        projects,
+    ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     return app

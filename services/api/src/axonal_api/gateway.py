@@ -11,6 +11,7 @@ from axonal_bus import rpc
 from axonal_bus.errors import AxonalError
 from axonal_bus.outbox import event_headers
 from axonal_events import EventData, Subjects, new_event
+from axonal_events.external import ExternalEvent, message_id, subject_tokens
 
 __all__ = ["CommandNotAcknowledged", "Gateway"]
 
@@ -39,24 +40,24 @@ class Gateway:
 
     async def ingest(self, kind: str, payload: bytes, msg_id: str) -> None:
         """Publish ``payload`` on ``<ns>.ingest.<kind>``; returns once JetStream stored it."""
-        subject = self.subjects.ingest(kind)
-        try:
-            await self.js.publish(
-                subject, payload, headers={"Nats-Msg-Id": msg_id}, timeout=self.timeout
-            )
-        except Exception as exc:  # noqa: BLE001 - any failure means: not stored
-            reason = str(exc) or type(exc).__name__
-            raise CommandNotAcknowledged(f"{subject} was not acknowledged: {reason}") from None
+        await self._publish(self.subjects.ingest(kind), payload, {"Nats-Msg-Id": msg_id})
+
+    async def external(self, event: ExternalEvent) -> str:
+        """Publish an integration's event on ``<ns>.ext.<source>.<type>``; returns the subject."""
+        subject = self.subjects.external(*subject_tokens(event))
+        await self._publish(subject, event.to_json(), {"Nats-Msg-Id": message_id(event)})
+        return subject
 
     async def command(self, service: str, verb: str, data: EventData, **extra: Any) -> str:
         """Publish ``data`` as a command, wait for JetStream's ack; return the envelope id."""
         event = new_event(data, source=SOURCE, **extra)
         subject = self.subjects.command(service, verb)
+        await self._publish(subject, event.to_json(), event_headers(event))
+        return str(event.id)
+
+    async def _publish(self, subject: str, payload: bytes, headers: dict[str, str]) -> None:
         try:
-            await self.js.publish(
-                subject, event.to_json(), headers=event_headers(event), timeout=self.timeout
-            )
+            await self.js.publish(subject, payload, headers=headers, timeout=self.timeout)
         except Exception as exc:  # noqa: BLE001 - any failure means: not stored
             reason = str(exc) or type(exc).__name__
             raise CommandNotAcknowledged(f"{subject} was not acknowledged: {reason}") from None
-        return str(event.id)

@@ -1,4 +1,5 @@
-"""Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT`` + the bus's."""
+"""Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT``, the artifact
+store (``AXONAL_ARTIFACTS_URL``, ``AXONAL_ARTIFACT_MAX_BYTES``) + the bus's."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ class ApiSettings(BusSettings):
     api_token: SecretStr | None = None
     run_token_secret: SecretStr | None = None
     api_rpc_timeout: float = Field(default=5.0, gt=0, description="Seconds to wait for an RPC.")
+    artifacts_url: str | None = Field(default=None, description="file:///path, a path or s3://")
+    artifact_max_bytes: int = Field(default=5 * 2**30, gt=0, description="Largest upload.")
     log_level: str = "INFO"
     log_json: bool | None = None
 
-    @field_validator("api_token", "run_token_secret", mode="before")
+    @field_validator("api_token", "run_token_secret", "artifacts_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return value or None

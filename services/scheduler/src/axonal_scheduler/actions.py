@@ -66,6 +66,7 @@ async def _restart(engine: Engine, run: Run, new_uuid: str) -> None:
         original_uuid=run.uuid,
         inputs=run.inputs,
         early_stopping=run.early_stopping,
+        tags=run.tags,
     )
     await engine.create(copy)
     if not run.compiled:  # a run that never compiled restarts as it ended

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_scheduler import agents, handlers, rpc
+from axonal_scheduler import agents, handlers, rpc, tracked
 from axonal_scheduler.settings import SchedulerSettings
 
 __all__ = ["DEFINITION"]
@@ -16,6 +16,7 @@ def register(ctx: ServiceContext) -> None:
     handlers.register(ctx, settings)
     agents.register(ctx, settings)
     rpc.register(ctx)
+    tracked.register(ctx, settings)
 
 
 DEFINITION = ServiceDefinition(

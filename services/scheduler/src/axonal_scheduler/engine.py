@@ -172,6 +172,9 @@ class Engine:
         """Stop a run: at once if not started, else ``stopping`` (the agent or children end it)."""
         if run.status in DONE_STATUSES:
             return
+        if not run.managed:  # tracked from the SDK: no agent to wait for
+            await self.set(run, S.STOPPED, reason, "stopped by a user", cascade=cascade)
+            return
         if run.status in NOT_STARTED:
             await self.set(run, S.STOPPED, reason, "stopped before it started", cascade=cascade)
             if run.kind in PIPELINE_KINDS:

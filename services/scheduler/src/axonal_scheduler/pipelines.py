@@ -49,6 +49,7 @@ def _child(parent: Run, key: str, compiled: dict[str, Any], inputs: dict[str, An
         pipeline_uuid=parent.uuid,
         is_approved=bool(compiled.get("is_approved", True)),
         inputs=inputs,
+        tags=[str(tag) for tag in compiled.get("tags") or parent.tags],
     )
 
 

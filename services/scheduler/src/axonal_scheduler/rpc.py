@@ -48,6 +48,10 @@ def run_info(run: Run, children: int = 0) -> RunInfo:
         started_at=run.started_at,
         finished_at=run.finished_at,
         children=children,
+        managed=run.managed,
+        description=run.description,
+        tags=run.tags,
+        progress=run.progress,
     )
 
 

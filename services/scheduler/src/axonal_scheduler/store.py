@@ -19,9 +19,9 @@ _COLUMNS = (
     "compiled::text AS compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
     "is_approved, inputs::text AS inputs, outputs::text AS outputs, cache_hit_of, "
     "early_stopping::text AS early_stopping, created_at, queued_at, started_at, finished_at, "
-    "deleted_at"
+    "deleted_at, managed, description, tags::text AS tags, progress"
 )
-_JSON = ("compiled", "inputs", "outputs", "early_stopping")
+_JSON = ("compiled", "inputs", "outputs", "early_stopping", "tags")
 
 
 @dataclass
@@ -55,6 +55,10 @@ class Run:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     deleted_at: datetime | None = None
+    managed: bool = True
+    description: str | None = None
+    tags: list[str] = field(default_factory=list)
+    progress: float | None = None
 
     @property
     def full_project(self) -> str:
@@ -74,10 +78,10 @@ async def insert_run(conn: Connection, run: Run) -> bool:
     row = await conn.fetchval(
         "INSERT INTO runs (uuid, owner, project, name, op_name, kind, status, reason, message, "
         "queue, priority, compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
-        "is_approved, inputs, outputs, early_stopping, created_at) VALUES ($1, $2, $3, $4, $5, "
-        "$6, $7, $8, $9, $10, $11, $12::text::jsonb, $13, $14, $15, $16, $17, "
-        "$18::text::jsonb, '{}', $19::text::jsonb, $20) ON CONFLICT (uuid) DO NOTHING "
-        "RETURNING true",
+        "is_approved, inputs, outputs, early_stopping, created_at, managed, description, tags) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb, $13, $14, $15, "
+        "$16, $17, $18::text::jsonb, '{}', $19::text::jsonb, $20, $21, $22, $23::text::jsonb) "
+        "ON CONFLICT (uuid) DO NOTHING RETURNING true",
         run.uuid,
         run.owner,
         run.project,
@@ -98,6 +102,9 @@ async def insert_run(conn: Connection, run: Run) -> bool:
         json.dumps(run.inputs),
         json.dumps(run.early_stopping),
         run.created_at,
+        run.managed,
+        run.description,
+        json.dumps(run.tags),
     )
     return bool(row)
 
@@ -119,7 +126,8 @@ async def update_run(conn: Connection, run: Run) -> None:
         "UPDATE runs SET status = $2, reason = $3, message = $4, attempt = $5, "
         "is_approved = $6, inputs = $7::text::jsonb, outputs = $8::text::jsonb, "
         "compiled = $9::text::jsonb, queued_at = $10, started_at = $11, finished_at = $12, "
-        "cache_hit_of = $13, deleted_at = $14, content_hash = $15 WHERE uuid = $1",
+        "cache_hit_of = $13, deleted_at = $14, content_hash = $15, tags = $16::text::jsonb, "
+        "progress = $17 WHERE uuid = $1",
         run.uuid,
         run.status.value,
         run.reason,
@@ -135,6 +143,8 @@ async def update_run(conn: Connection, run: Run) -> None:
         run.cache_hit_of,
         run.deleted_at,
         run.content_hash,
+        json.dumps(run.tags),
+        run.progress,
     )
 
 
@@ -194,7 +204,7 @@ async def queued(conn: Connection, queue: str) -> list[Run]:
 async def count_in(conn: Connection, queue: str, statuses: list[str]) -> int:
     value = await conn.fetchval(
         "SELECT count(*) FROM runs WHERE queue = $1 AND status = ANY($2::text[]) "
-        "AND kind NOT IN ('dag', 'matrix')",
+        "AND kind NOT IN ('dag', 'matrix') AND managed",
         queue,
         statuses,
     )

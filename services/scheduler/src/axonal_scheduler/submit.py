@@ -62,6 +62,7 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
     base.content_hash = compiled.get("content_hash")
     base.is_approved = bool(compiled.get("is_approved", True))
     base.inputs = {io["name"]: io["value"] for io in compiled.get("inputs", [])}
+    base.tags = [str(tag) for tag in compiled.get("tags") or []]
     data = dict(doc.to_dict())
     base.early_stopping = _early_stopping(data, compiled)
     compiled["to_env"] = env_names(data)

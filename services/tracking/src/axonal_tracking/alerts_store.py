@@ -15,8 +15,8 @@ __all__ = ["create", "delete", "list_for", "lock_state", "rules_for", "save_stat
 async def create(conn: Connection, spec: AlertRuleSpec) -> AlertRuleInfo:
     row = await conn.fetchrow(
         "INSERT INTO alert_rules (id, project, metric, comparison, threshold, for_points, "
-        "hysteresis) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, project, metric, "
-        "comparison, threshold, for_points, hysteresis, created_at",
+        "hysteresis, tags) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, project, "
+        "metric, comparison, threshold, for_points, hysteresis, tags, created_at",
         uuid.uuid4().hex,
         spec.project,
         spec.metric,
@@ -24,6 +24,7 @@ async def create(conn: Connection, spec: AlertRuleSpec) -> AlertRuleInfo:
         spec.threshold,
         spec.for_points,
         spec.hysteresis,
+        sorted(set(spec.tags)),
     )
     assert row is not None  # RETURNING of an INSERT
     return AlertRuleInfo.model_validate(dict(row))
@@ -31,8 +32,8 @@ async def create(conn: Connection, spec: AlertRuleSpec) -> AlertRuleInfo:
 
 async def list_for(conn: Connection, project: str) -> list[AlertRuleInfo]:
     rows = await conn.fetch(
-        "SELECT id, project, metric, comparison, threshold, for_points, hysteresis, created_at "
-        "FROM alert_rules WHERE project = $1 ORDER BY created_at",
+        "SELECT id, project, metric, comparison, threshold, for_points, hysteresis, tags, "
+        "created_at FROM alert_rules WHERE project = $1 ORDER BY created_at",
         project,
     )
     return [AlertRuleInfo.model_validate(dict(row)) for row in rows]
@@ -45,12 +46,17 @@ async def delete(conn: Connection, project: str, rule_id: str) -> bool:
     return status.endswith(" 1")
 
 
-async def rules_for(conn: Connection, project: str, metrics: list[str]) -> list[AlertRule]:
+async def rules_for(
+    conn: Connection, project: str, metrics: list[str], run_tags: list[str]
+) -> list[AlertRule]:
+    """The project's rules on these metrics that watch a run with ``run_tags``."""
     rows = await conn.fetch(
         "SELECT id, project, metric, comparison, threshold, for_points, hysteresis "
-        "FROM alert_rules WHERE project = $1 AND metric = ANY($2::text[])",
+        "FROM alert_rules WHERE project = $1 AND metric = ANY($2::text[]) "
+        "AND tags <@ $3::text[]",
         project,
         metrics,
+        run_tags,
     )
     return [
         AlertRule(

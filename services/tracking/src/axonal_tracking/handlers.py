@@ -36,7 +36,7 @@ def register(ctx: ServiceContext) -> None:
             return
         if project:
             async with ctx.pool.acquire() as conn:
-                await store.record_run(conn, data.run_uuid, project)
+                await store.record_run(conn, store.KnownRun(data.run_uuid, project, data.tags))
 
     subscribe_events(
         ctx.broker,
@@ -47,18 +47,18 @@ def register(ctx: ServiceContext) -> None:
         inbox_prefix=inbox,
     )
 
-    projects: dict[str, str] = {}  # run -> project, for runs seen (a run never moves)
+    known: dict[str, store.KnownRun] = {}  # runs seen (a run never moves)
 
     async def on_batch(batch: Batch) -> None:
         async with transaction(ctx.pool) as conn:
-            project = projects.get(batch.run_uuid) or await store.run_project(conn, batch.run_uuid)
-            if project is None:
+            run = known.get(batch.run_uuid) or await store.known_run(conn, batch.run_uuid)
+            if run is None:
                 raise Retryable(f"unknown run {batch.run_uuid}")
-            if len(projects) >= _KNOWN_RUNS:
-                projects.clear()
-            projects[batch.run_uuid] = project
+            if len(known) >= _KNOWN_RUNS:
+                known.clear()
+            known[batch.run_uuid] = run
             await store.insert_points(conn, batch)
-            await alerting.evaluate(conn, ctx.subjects, project, batch)
+            await alerting.evaluate(conn, ctx.subjects, run, batch)
 
     metrics: ConsumerSpec[Batch] = ConsumerSpec(
         durable=f"{ctx.name}-metrics",

@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import asyncpg
 
 from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
 from axonal_tracking.wire import Batch
 
-__all__ = ["insert_points", "latest", "record_run", "run_project", "series"]
+__all__ = ["KnownRun", "insert_points", "known_run", "latest", "record_run", "series"]
 
 
-async def record_run(conn: Connection, uuid: str, project: str) -> None:
+@dataclass(frozen=True, slots=True)
+class KnownRun:
+    """A run heard of: its project and the tags it was created with."""
+
+    uuid: str
+    project: str
+    tags: list[str]
+
+
+async def record_run(conn: Connection, run: KnownRun) -> None:
     await conn.execute(
-        "INSERT INTO runs (uuid, project) VALUES ($1, $2) ON CONFLICT DO NOTHING", uuid, project
+        "INSERT INTO runs (uuid, project, tags) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        run.uuid,
+        run.project,
+        run.tags,
     )
 
 
-async def run_project(conn: Connection, uuid: str) -> str | None:
-    """The project of a run heard of, ``None`` for another run."""
-    project: str | None = await conn.fetchval("SELECT project FROM runs WHERE uuid = $1", uuid)
-    return project
+async def known_run(conn: Connection, uuid: str) -> KnownRun | None:
+    """A run heard of, ``None`` for another run."""
+    row = await conn.fetchrow("SELECT project, tags FROM runs WHERE uuid = $1", uuid)
+    return None if row is None else KnownRun(uuid, row["project"], list(row["tags"]))
 
 
 async def insert_points(conn: Connection, batch: Batch) -> int:

@@ -53,6 +53,7 @@ class _RunFact(EventData):
     name: str | None = Field(default=None, description="The run's name.")
     kind: str | None = Field(default=None, description="Runtime kind: job, service, dag, ...")
     pipeline_uuid: str | None = Field(default=None, description="Parent DAG or matrix run.")
+    tags: list[str] = Field(default_factory=list, description="The run's tags.")
 
     def subject_id(self) -> str | None:
         return self.run_uuid

@@ -1,0 +1,137 @@
+"""``axonal ops artifacts RUN``: a run's artifacts, their lineage, and downloads."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
+from axonal.cli import console, fail
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from axonal.api_client import ApiClient
+
+__all__ = ["artifacts"]
+
+
+def artifacts(
+    run_uuid: Annotated[str, typer.Argument(help="The run's uuid.")],
+    download: Annotated[
+        str | None,
+        typer.Option("--download", "-d", help="Download this artifact (its name or path)."),
+    ] = None,
+    to: Annotated[Path, typer.Option("--to", help="Folder to download into.")] = Path(),
+    lineage: Annotated[
+        bool, typer.Option("--lineage", help="Inputs, outputs and the runs sharing them.")
+    ] = False,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """List a run's artifacts (name, kind, size, step, sha256); download one; show lineage."""
+    path = guarded(lambda: run_path(project, run_uuid))
+    with api(api_url) as client:
+        if lineage:
+            found = client.request("GET", f"{path}/lineage")
+            print_json(found) if as_json else console.print(_lineage_table(found))
+            return
+        records = client.request("GET", f"{path}/artifacts")["artifacts"]
+        if download is None:
+            print_json(records) if as_json else console.print(_table(records))
+            return
+        record = _pick(records, download)
+        dest = to / _relative(record).rpartition("/")[2]
+        _fetch(client, f"{path}/artifacts/{_relative(record)}", dest, record, quiet=as_json)
+    if as_json:
+        print_json({"path": str(dest), "size": record["size"], "sha256": record["sha256"]})
+    else:
+        console.print(f"downloaded [bold]{escape(record['name'])}[/] to {escape(str(dest))}")
+
+
+def _relative(record: dict[str, Any]) -> str:
+    """The artifact's path inside its run (the store key without ``owner/project/run/``)."""
+    return str(record["path"]).split("/", 3)[-1]
+
+
+def _pick(records: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
+    """The artifact named or stored as ``wanted``; of several steps, the last one."""
+    matches = [r for r in records if wanted in (r["name"], _relative(r))]
+    if not matches:
+        known = ", ".join(sorted({r["name"] for r in records})[:10]) or "none"
+        fail(f"the run has no artifact {wanted!r}", hint=f"its artifacts: {known}")
+    return max(matches, key=lambda r: -1 if r["step"] is None else r["step"])
+
+
+def _fetch(client: ApiClient, url: str, dest: Path, record: dict[str, Any], *, quiet: bool) -> None:
+    """Stream ``url`` into ``dest`` with a progress bar; refuse bytes whose sha256 differs."""
+    from rich.progress import (  # noqa: PLC0415 - only downloads need it
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TransferSpeedColumn,
+    )
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(f".{dest.name}.part")
+    digest = hashlib.sha256()
+    columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn())
+    with (
+        client.download(url) as chunks,
+        Progress(*columns, console=console, disable=quiet, transient=True) as progress,
+    ):
+        task = progress.add_task(record["name"], total=record["size"])
+        with partial.open("wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+                digest.update(chunk)
+                progress.advance(task, len(chunk))
+    if digest.hexdigest() != record["sha256"]:
+        partial.unlink(missing_ok=True)
+        fail(f"the download of {record['name']!r} is corrupt (sha256 differs)", "try again")
+    partial.replace(dest)
+
+
+def _size(size: int) -> str:
+    units = ("B", "KiB", "MiB", "GiB", "TiB")
+    value, unit = float(size), 0
+    while value >= 1024 and unit < len(units) - 1:
+        value, unit = value / 1024, unit + 1
+    return f"{size} B" if unit == 0 else f"{value:.1f} {units[unit]}"
+
+
+def _table(records: list[dict[str, Any]]) -> Table | str:
+    from rich.table import Table  # noqa: PLC0415
+
+    if not records:
+        return "no artifacts logged yet"
+    table = Table("name", "kind", "size", "step", "sha256", "in/out")
+    for r in records:
+        table.add_row(
+            escape(r["name"]), r["kind"], _size(r["size"]),
+            "" if r["step"] is None else str(r["step"]), r["sha256"][:12],
+            "input" if r["is_input"] else "output",
+        )  # fmt: skip
+    return table
+
+
+def _lineage_table(found: dict[str, Any]) -> Table | str:
+    from rich.table import Table  # noqa: PLC0415
+
+    links = [("input", link) for link in found["inputs"]]
+    links += [("output", link) for link in found["outputs"]]
+    if not links:
+        return "no artifacts logged yet"
+    table = Table("in/out", "name", "sha256", "produced by", "consumed by")
+    for direction, link in links:
+        record = link["artifact"]
+        table.add_row(
+            direction, escape(record["name"]), record["sha256"][:12],
+            "\n".join(link["produced_by"]) or "-", "\n".join(link["consumed_by"]) or "-",
+        )  # fmt: skip
+    return table

@@ -1,0 +1,71 @@
+"""``axonal ops compare``: runs side by side, one column each, rows that differ highlighted."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
+from axonal.cli import console
+
+__all__ = ["compare"]
+
+SECTIONS = ("inputs", "outputs", "metrics")
+
+
+def compare(
+    run_uuids: Annotated[list[str], typer.Argument(help="The runs' uuids, two or more.")],
+    project: ProjectOpt = None,
+    all_rows: Annotated[
+        bool, typer.Option("--all", help="Also the rows that are the same in every run.")
+    ] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Params, results and last metric values of runs, side by side (rows that differ)."""
+    path = guarded(lambda: run_path(project)).removesuffix("/runs") + "/compare"
+    with api(api_url) as client:
+        found = client.request("GET", path, params={"run": run_uuids})
+    if as_json:
+        print_json(found)
+        return
+    console.print(comparison_table(found, all_rows=all_rows))
+
+
+def comparison_table(found: dict[str, Any], *, all_rows: bool) -> Any:
+    """A Rich table: a row per input, output and metric, a column per run."""
+    from rich.table import Table  # noqa: PLC0415
+
+    from axonal.api_cli import status_text  # noqa: PLC0415
+
+    runs = found["runs"]
+    differing = set(found["differing"])
+    table = Table("", *(escape(r["name"] or r["uuid"][:8]) for r in runs))
+    table.add_row("[dim]uuid[/]", *(r["uuid"][:12] for r in runs))
+    table.add_row("[dim]status[/]", *(status_text(r["status"]) for r in runs))
+    hidden = 0
+    for section in SECTIONS:
+        names = [n for n in found[section] if all_rows or f"{section}.{n}" in differing]
+        hidden += len(found[section]) - len(names)
+        if names:
+            table.add_section()
+        for name in names:
+            label = f"{escape(section[:-1])} {escape(name)}"
+            if f"{section}.{name}" in differing:
+                label = f"[bold yellow]{label}[/]"
+            cells = (_cell(r[section].get(name), name in r[section]) for r in runs)
+            table.add_row(label, *cells)
+    if hidden:
+        table.caption = f"{hidden} rows the same in every run (--all shows them)"
+    return table
+
+
+def _cell(value: Any, present: bool) -> str:
+    if not present:
+        return "[dim]-[/]"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return escape(value if isinstance(value, str) else json.dumps(value, default=str))

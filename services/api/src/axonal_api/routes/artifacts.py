@@ -1,0 +1,242 @@
+"""``/api/v1/{owner}/{project}/runs/{uuid}/artifacts``: upload, list, download; lineage.
+
+An upload streams the body into the artifact store under ``<owner>/<project>/<run>/<path>``
+(size and sha256 computed on the way, ``AXONAL_ARTIFACT_MAX_BYTES`` enforced with a 413), then
+publishes the artifact's record on ``ingest.artifacts.<run>`` and answers 201 with it once
+JetStream stored it; the tracking service lists it soon after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import mimetypes
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
+
+from axonal_api.deps import GatewayDep
+from axonal_api.errors import ApiError
+from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
+from axonal_api.settings import ApiSettings
+from axonal_events.artifacts import (
+    ARTIFACT_NAME_PATTERN,
+    MAX_SUMMARY_BYTES,
+    ArtifactKind,
+    ArtifactList,
+    ArtifactRecord,
+    Lineage,
+    ListArtifacts,
+    ReadLineage,
+)
+from axonal_storage import ArtifactNotFoundError, ArtifactStore, InvalidKeyError, StorageError
+from axonal_storage import open_store as open_artifact_store
+
+__all__ = ["router"]
+
+
+@contextlib.asynccontextmanager
+async def _store_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open the artifact store of ``AXONAL_ARTIFACTS_URL`` for the api's lifetime."""
+    settings: ApiSettings = app.state.settings
+    if settings.artifacts_url is None:
+        app.state.artifact_store = None
+        yield
+        return
+    async with open_artifact_store(settings.artifacts_url) as store:
+        app.state.artifact_store = store
+        try:
+            yield
+        finally:
+            app.state.artifact_store = None
+
+
+router = APIRouter(
+    prefix="/api/v1/{owner}/{project}/runs",
+    tags=["artifacts"],
+    responses={**ERRORS, 413: ERRORS[400]},
+    lifespan=_store_lifespan,
+)
+
+
+def _store(request: Request) -> ArtifactStore:
+    found: ArtifactStore | None = getattr(request.app.state, "artifact_store", None)
+    if found is None:
+        raise ApiError(503, "unavailable", "no artifact store: set AXONAL_ARTIFACTS_URL")
+    return found
+
+
+StoreDep = Annotated[ArtifactStore, Depends(_store)]
+_NAME = re.compile(ARTIFACT_NAME_PATTERN)
+_BYTES = {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _key(owner: str, project: str, run_uuid: str, path: str) -> str:
+    return f"{owner}/{project}/{run_uuid}/{path}"
+
+
+def _summary(header: str | None) -> dict[str, object]:
+    if not header:
+        return {}
+    try:
+        value = json.loads(header)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise ApiError(400, "invalid_request", "the Axonal-Summary header must be a JSON object")
+    if len(json.dumps(value, separators=(",", ":"))) > MAX_SUMMARY_BYTES:
+        raise ApiError(400, "invalid_request", f"the summary is over {MAX_SUMMARY_BYTES} bytes")
+    return value
+
+
+def _too_large(limit: int) -> ApiError:
+    return ApiError(413, "too_large", f"the artifact is over the limit of {limit:,} bytes")
+
+
+async def _stream_into(
+    store: ArtifactStore, key: str, request: Request, limit: int
+) -> tuple[int, str]:
+    """Store the request body under ``key``; its size and sha256. Nothing is kept when the
+    body is over ``limit`` bytes (413) or the upload breaks off."""
+    digest, size = hashlib.sha256(), 0
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _TooLarge
+            digest.update(chunk)
+            yield chunk
+
+    try:
+        await store.put(key, body())
+    except _TooLarge:
+        raise _too_large(limit) from None
+    except InvalidKeyError as exc:
+        raise ApiError(400, "invalid_request", f"bad artifact path: {exc.reason}") from None
+    except ClientDisconnect:
+        raise ApiError(400, "invalid_request", "the upload was cut short") from None
+    except StorageError as exc:
+        raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
+    return size, digest.hexdigest()
+
+
+@router.put(
+    "/{run_uuid}/artifacts/{path:path}",
+    status_code=201,
+    summary="Upload an artifact of a run",
+    openapi_extra={"requestBody": {"required": True, "content": _BYTES}},
+)
+async def upload(
+    request: Request,
+    gw: GatewayDep,
+    store: StoreDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    path: str,
+    name: Annotated[str | None, Query(description="Its name (default: the path).")] = None,
+    kind: ArtifactKind = ArtifactKind.FILE,
+    step: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+    is_input: Annotated[bool, Query(description="Consumed by the run, not produced.")] = False,
+    axonal_summary: Annotated[
+        str | None, Header(max_length=MAX_SUMMARY_BYTES, description="Small JSON, by kind.")
+    ] = None,
+    content_length: Annotated[int | None, Header(ge=0)] = None,
+) -> ArtifactRecord:
+    """The request body is the artifact's bytes, streamed; answers its record."""
+    settings: ApiSettings = request.app.state.settings
+    limit = settings.artifact_max_bytes
+    if content_length is not None and content_length > limit:
+        raise _too_large(limit)
+    name = name or path
+    if not _NAME.match(name):
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"bad artifact name {name!r}: 1 to 200 letters, digits or _ . / : - "
+            "(pass ?name= when the path is not one)",
+        )
+    summary = _summary(axonal_summary)
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    key = _key(owner, project, run.uuid, path)
+    size, sha256 = await _stream_into(store, key, request, limit)
+    try:
+        record = ArtifactRecord(
+            run_uuid=run.uuid,
+            project=f"{owner}/{project}",
+            name=name,
+            kind=kind,
+            path=key,
+            size=size,
+            sha256=sha256,
+            is_input=is_input,
+            step=step,
+            summary=summary,
+            created_at=datetime.now(UTC),
+        )
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_request", f"bad artifact: {exc.errors()[0]['msg']}") from None
+    msg_id = hashlib.sha256(f"{run.uuid}:{name}:{step}:{sha256}".encode()).hexdigest()
+    await gw.ingest(f"artifacts.{run.uuid}", record.model_dump_json().encode(), msg_id)
+    return record
+
+
+@router.get("/{run_uuid}/artifacts", summary="List the artifacts of a run")
+async def list_artifacts(
+    gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid
+) -> ArtifactList:
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    return await gw.call(
+        "tracking", "list_artifacts", ListArtifacts(run_uuid=run.uuid), ArtifactList
+    )
+
+
+@router.get(
+    "/{run_uuid}/artifacts/{path:path}",
+    summary="Download an artifact of a run",
+    response_class=StreamingResponse,
+    responses={200: {"content": _BYTES}},
+)
+async def download(
+    gw: GatewayDep, store: StoreDep, owner: Owner, project: Project, run_uuid: RunUuid, path: str
+) -> StreamingResponse:
+    """The bytes as uploaded, streamed."""
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    key = _key(owner, project, run.uuid, path)
+    try:
+        info = await store.stat(key)
+    except (ArtifactNotFoundError, InvalidKeyError):
+        raise ApiError(
+            404, "not_found", f"not found: artifact {path!r} of run {run.uuid}"
+        ) from None
+    except StorageError as exc:
+        raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
+    filename = path.rpartition("/")[2]
+    media_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    headers = {
+        "Content-Length": str(info.size),
+        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(filename)}",
+    }
+    return StreamingResponse(store.get(key), media_type=media_type, headers=headers)
+
+
+@router.get("/{run_uuid}/lineage", summary="Artifacts a run consumed and produced, and by whom")
+async def lineage(gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid) -> Lineage:
+    """Each input and output with the other runs of the project that produced or consumed the
+    same bytes (sha256) or the same key."""
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    return await gw.call("tracking", "lineage", ReadLineage(run_uuid=run.uuid), Lineage)
