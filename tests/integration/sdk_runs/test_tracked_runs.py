@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from axonal_testing.waiting import wait_for_sync
@@ -92,3 +95,47 @@ def test_stopping_a_tracked_run_stops_it_at_once(laptop: Laptop) -> None:
         timeout=15,
         message="the tracked run is stopped",
     )
+
+
+ARTIFACTS = f"""
+from pathlib import Path
+from axonal import tracking
+Path("model.bin").write_bytes(b"weights" * 100)
+with tracking.init("{PROJECT}", "with artifacts") as run:
+    print(run.uuid, flush=True)
+    tracking.log_model("model.bin", framework="numpy")
+    tracking.log_text("notes", "converged after 3 epochs", step=3)
+    tracking.log_histogram("weights", [0.1, 0.2, 0.2, 0.9], bins=3)
+"""
+
+
+def test_a_laptop_run_uploads_artifacts_that_the_cli_lists_and_downloads(
+    laptop: Laptop, tmp_path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ARTIFACTS],
+        env=laptop.env(),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    run_uuid = done.stdout.strip()
+    assert laptop.get(run_uuid)["status"] == "succeeded"
+
+    def listed():
+        found = laptop.get(run_uuid, "/artifacts")["artifacts"]
+        return found if len(found) == 3 else None
+
+    by_name = {a["name"]: a for a in wait_for_sync(listed, timeout=30, message="3 artifacts")}
+    assert (by_name["model.bin"]["kind"], by_name["model.bin"]["size"]) == ("model", 700)
+    assert by_name["notes"]["step"] == 3
+    assert by_name["weights"]["summary"]["counts"] == [3, 0, 1]
+    to = tmp_path / "downloaded"
+    got = laptop.stack.cli(
+        "ops", "artifacts", run_uuid, "-p", PROJECT, "--download", "model.bin", "--to", str(to)
+    )
+    assert got.returncode == 0, got.stderr
+    assert (to / "model.bin").read_bytes() == b"weights" * 100

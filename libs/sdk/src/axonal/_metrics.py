@@ -63,6 +63,7 @@ class Writer:
         self._forming = 0  # points taken from the buffer, not yet in ``_batches``
         self._batches: deque[_Batch] = deque()
         self._steps: dict[str, int] = {}
+        self._nudged = False  # the thread was told a batch is due (reset when it takes one)
         self._flushers = 0
         self._spooling = False  # new batches go to the spool file too
         self._spool_used = False
@@ -78,8 +79,24 @@ class Writer:
         """Queue checked ``values``; without ``step``, each name's next step (from 0).
 
         Blocks while the buffer holds ``MAX_PENDING`` points, until the thread makes room.
+        With a ``step`` and room, no lock is taken: appending to a deque is atomic, and the
+        thread is woken once per batch.
         """
         at = time.time()
+        buffer = self._buffer
+        if step is None or len(buffer) + len(values) > MAX_PENDING:
+            self._log_locked(values, step, at)
+            return
+        steps = self._steps
+        for name, value in values.items():
+            steps[name] = step + 1
+            buffer.append((name, step, value, at))
+        if len(buffer) >= BATCH_TRIGGER and not self._nudged:
+            with self._cond:
+                self._nudged = True
+                self._cond.notify_all()
+
+    def _log_locked(self, values: Mapping[str, float], step: int | None, at: float) -> None:
         with self._cond:
             while self._buffer and len(self._buffer) + len(values) > MAX_PENDING:
                 self._cond.wait()
@@ -168,6 +185,7 @@ class Writer:
             points.append(point)
             size += len(point[0]) + 80
         self._last_batch = time.monotonic()
+        self._nudged = False
         self._cond.notify_all()
         return points
 

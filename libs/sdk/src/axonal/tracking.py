@@ -87,6 +87,7 @@ _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}")
 _MAX_STEP = 2**62
 #: Names already checked: a training loop logs the same few names again and again.
 _GOOD_NAMES: set[str] = set()
+_isfinite = math.isfinite
 
 _NO_RUN_HINT = (
     "call axonal.tracking.init(project='owner/name') first, or run the code with "
@@ -286,15 +287,18 @@ def flush(timeout: float = 30.0) -> bool:
     return True if writer is None else writer.flush(timeout)
 
 
-def _log(values: Mapping[str, object], step: object) -> None:
-    checked = {_check_name(name): _check_value(name, value) for name, value in values.items()}
+def _log(values: dict[str, Any], step: object) -> None:
+    """Check ``values`` (a dict of the caller's own) in place, then queue them all."""
+    for name, value in values.items():
+        if name not in _GOOD_NAMES:  # the hot path: a training loop logs the same few names
+            _check_name(name)
+        if type(value) is not float or not _isfinite(value):  # exact floats pass as they are
+            values[name] = _check_value(name, value)
     at_step = None if step is None else _check_step(step)
-    _current_writer().log(checked, at_step)
+    _current_writer().log(values, at_step)
 
 
 def _check_name(name: object) -> str:
-    if name in _GOOD_NAMES:  # the hot path: a training loop logs the same few names
-        return name
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(
             f"bad metric name {name!r}: 1 to 200 letters, digits or _ . / : - "
@@ -306,8 +310,6 @@ def _check_name(name: object) -> str:
 
 
 def _check_value(name: str, value: object) -> float:
-    if type(value) is float and math.isfinite(value):  # the hot path, exact type only
-        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"metric {name!r}: the value must be a real number, not {value!r}")
     number = float(value)
