@@ -7,8 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
-from axonal.api_client import split_project
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
 from axonal.cli import console
 
 __all__ = ["alerts_app"]
@@ -20,8 +19,7 @@ _SIGNS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "eq": "=="}
 
 
 def _path(project: str | None, tail: str = "") -> str:
-    owner, name = split_project(project)
-    return f"/api/v1/{owner}/{name}/alerts" + (f"/{tail}" if tail else "")
+    return project_path(project, "alerts", tail)
 
 
 def _show(rules: list[dict[str, Any]]) -> None:

@@ -68,13 +68,15 @@ def print_json(value: Any) -> None:
     console.print_json(json.dumps(value, default=str))
 
 
+def project_path(project: str | None, *parts: str) -> str:
+    """``/api/v1/<owner>/<project>/<part>/...`` for ``-p`` (empty parts left out)."""
+    owner, name = split_project(project)
+    return "/".join(["/api/v1", owner, name, *filter(None, parts)])
+
+
 def run_path(project: str | None, run_uuid: str | None = None, tail: str = "") -> str:
     """``/api/v1/<owner>/<project>/runs[/<uuid>][/<tail>]`` for ``-p``."""
-    owner, name = split_project(project)
-    path = f"/api/v1/{owner}/{name}/runs"
-    if run_uuid:
-        path += f"/{run_uuid}"
-    return f"{path}/{tail}" if tail else path
+    return project_path(project, "runs", run_uuid or "", tail)
 
 
 def _show_details(details: list[dict[str, Any]]) -> None:

@@ -127,10 +127,22 @@ def _register_core() -> None:
         from axonal.alerts_cmd import alerts_app  # noqa: PLC0415
 
         app.add_typer(alerts_app, name="alerts")
+    if "webhooks" not in groups:
+        from axonal.webhooks_cmd import webhooks_app  # noqa: PLC0415
+
+        app.add_typer(webhooks_app, name="webhooks")
     if "events" not in groups:
         from axonal.events_cmd import events_app  # noqa: PLC0415
 
         app.add_typer(events_app, name="events")
+    if "keys" not in groups:
+        from axonal.keys_cmd import keys_app  # noqa: PLC0415
+
+        app.add_typer(keys_app, name="keys")
+    if "traces" not in groups:
+        from axonal.traces_cmd import traces_app  # noqa: PLC0415
+
+        app.add_typer(traces_app, name="traces")
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
 from axonal.cli import console
 
 __all__ = ["compare"]
@@ -26,7 +26,7 @@ def compare(
     api_url: ApiUrl = None,
 ) -> None:
     """Params, results and last metric values of runs, side by side (rows that differ)."""
-    path = guarded(lambda: run_path(project)).removesuffix("/runs") + "/compare"
+    path = guarded(lambda: project_path(project, "compare"))
     with api(api_url) as client:
         found = client.request("GET", path, params={"run": run_uuids})
     if as_json:

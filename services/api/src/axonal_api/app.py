@@ -14,15 +14,20 @@ from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
 from axonal_api.routes import (
     alerts,
+    api_keys,
     artifacts,
     compare,
     events,
     health,
     metrics,
     projects,
+    public_ingest,
+    public_read,
     runs,
     stream,
+    traces_v1,
     tracked,
+    webhooks,
 )
 from axonal_api.settings import ApiSettings
 from axonal_bus.broker import connect_nats, create_broker
@@ -67,6 +72,8 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
     app.state.gateway = None
     install_error_handlers(app)
     app.include_router(health.router)
+    public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
+    app.include_router(public_read.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
@@ -77,7 +84,10 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
         events,
         stream,
         alerts,
+        webhooks,
         projects,
+        api_keys,
+        traces_v1,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     return app

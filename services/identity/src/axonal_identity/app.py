@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_identity import handlers, rpc
+from axonal_identity import handlers, keys_rpc, rpc
 
 __all__ = ["DEFINITION"]
 
@@ -13,6 +13,7 @@ __all__ = ["DEFINITION"]
 def register(ctx: ServiceContext) -> None:
     handlers.register(ctx)
     rpc.register(ctx)
+    keys_rpc.register(ctx)
 
 
 DEFINITION = ServiceDefinition(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_tracking import artifacts, handlers, rpc
+from axonal_tracking import artifacts, handlers, rpc, traces_ingest, traces_rpc
 
 __all__ = ["DEFINITION"]
 
@@ -14,6 +14,8 @@ def register(ctx: ServiceContext) -> None:
     handlers.register(ctx)
     rpc.register(ctx)
     artifacts.register(ctx)
+    traces_ingest.register(ctx)
+    traces_rpc.register(ctx)
 
 
 DEFINITION = ServiceDefinition(

@@ -13,6 +13,7 @@ from axonal_events.catalog.alerts import (
 from axonal_events.catalog.project import ProjectCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
+from axonal_events.catalog.traces import TraceIngested
 
 __all__ = [
     "CATALOG",
@@ -29,6 +30,7 @@ __all__ = [
     "RunDone",
     "RunStatus",
     "RunStatusChanged",
+    "TraceIngested",
 ]
 
 CATALOG = Catalog()
@@ -46,5 +48,6 @@ for _model in (
     NotificationFailed,
     ProjectCreated,
     AgentHeartbeat,
+    TraceIngested,
 ):
     CATALOG.register(_model)

@@ -1,0 +1,175 @@
+"""OTLP trace ingestion on the embedded stack: spans accepted by the api to spans queryable.
+
+Starts a stack in a temporary home (``axonal up --detach`` on free ports), creates a project
+and an API key, then sends 20,000 spans (~1 KB each, 10 per trace) as OTLP/HTTP protobuf in
+batches of 500 (4 requests in flight) to ``/api/public/otel/v1/traces``, and polls the tracking
+service's ``observations`` table until every span is stored. Prints the accepted and queryable
+spans/s, the ratio to Phoenix's ~120 spans/s, and how long after the last accept all spans were
+queryable, against the targets (>= 10,000 spans/s queryable, <= 2 s after the last accept).
+Run: ``.venv/bin/python bench/traces.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import asyncpg
+import httpx
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
+
+from axonal_stack.ports import free_port
+from axonal_testing.stack import start_stack, stop_stack
+
+SPANS = 20_000
+PER_TRACE = 10
+PER_BATCH = 500
+IN_FLIGHT = 4
+PHOENIX_SPANS_PER_S = 120
+PROTOBUF = {"content-type": "application/x-protobuf"}
+
+
+def _attr(key: str, value: str | int) -> KeyValue:
+    if isinstance(value, int):
+        return KeyValue(key=key, value=AnyValue(int_value=value))
+    return KeyValue(key=key, value=AnyValue(string_value=value))
+
+
+def _span(run: str, trace_no: int, span_no: int, start_ns: int) -> Span:
+    trace_id = f"{run}{trace_no:08x}".ljust(32, "0")
+    # unique in the project (observations are keyed by span id); never all zeros
+    span_id = f"{run[:4]}{trace_no + 1:06x}{span_no + 1:06x}"
+    parent = f"{run[:4]}{trace_no + 1:06x}{1:06x}" if span_no else ""
+    text = f"span {span_no} of trace {trace_no} " * 18  # ~450 bytes in, ~450 bytes out
+    attributes = [
+        _attr("langfuse.observation.input", f'{{"prompt": "{text}"}}'),
+        _attr("langfuse.observation.output", f'"{text}"'),
+        _attr("user.id", f"user-{trace_no % 50}"),
+    ]
+    if span_no % 3 == 1:
+        attributes += [
+            _attr("langfuse.observation.type", "generation"),
+            _attr("gen_ai.request.model", "gpt-4o-mini"),
+            _attr("gen_ai.usage.input_tokens", 120),
+            _attr("gen_ai.usage.output_tokens", 40),
+        ]
+    return Span(
+        trace_id=bytes.fromhex(trace_id),
+        span_id=bytes.fromhex(span_id),
+        parent_span_id=bytes.fromhex(parent) if parent else b"",
+        name=f"step-{span_no}",
+        kind=Span.SPAN_KIND_INTERNAL,
+        start_time_unix_nano=start_ns + span_no * 1_000_000,
+        end_time_unix_nano=start_ns + (span_no + 1) * 1_000_000,
+        attributes=attributes,
+    )
+
+
+def batches(run: str) -> list[bytes]:
+    """``SPANS`` spans as protobuf exports of ``PER_BATCH`` spans, encoded before timing."""
+    start_ns = time.time_ns()
+    spans = [_span(run, index // PER_TRACE, index % PER_TRACE, start_ns) for index in range(SPANS)]
+    resource = Resource(attributes=[_attr("service.name", "bench")])
+    out = []
+    for first in range(0, SPANS, PER_BATCH):
+        scope = ScopeSpans(spans=spans[first : first + PER_BATCH])
+        export = ExportTraceServiceRequest(
+            resource_spans=[ResourceSpans(resource=resource, scope_spans=[scope])]
+        )
+        out.append(export.SerializeToString())
+    return out
+
+
+async def send(http: httpx.AsyncClient, bodies: list[bytes]) -> float:
+    """Send every body, ``IN_FLIGHT`` at a time; the time the last one was accepted."""
+    pending = iter(bodies)
+
+    async def worker() -> None:
+        for body in pending:
+            reply = await http.post("/api/public/otel/v1/traces", content=body, headers=PROTOBUF)
+            if reply.status_code != 200:
+                raise RuntimeError(f"the api answered {reply.status_code}: {reply.text}")
+
+    await asyncio.gather(*(worker() for _ in range(IN_FLIGHT)))
+    return time.perf_counter()
+
+
+async def stored(pool: asyncpg.Pool, project_id: str) -> int:
+    query = "SELECT count(*) FROM tracking.observations WHERE project_id = $1"
+    return int(await pool.fetchval(query, project_id))
+
+
+async def wait_stored(pool: asyncpg.Pool, project_id: str, total: int) -> float:
+    deadline = time.monotonic() + 300
+    while await stored(pool, project_id) < total:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {await stored(pool, project_id)} of {total} spans stored")
+        await asyncio.sleep(0.02)
+    return time.perf_counter()
+
+
+async def project_key(api_url: str) -> tuple[str, tuple[str, str]]:
+    async with httpx.AsyncClient(base_url=api_url, timeout=30) as api:
+        reply = await api.post("/api/v1/projects", json={"owner": "bench", "name": "traces"})
+        reply.raise_for_status()
+        key = await api.post("/api/v1/projects/bench/traces/api-keys", json={})
+        key.raise_for_status()
+        body = key.json()
+    return body["project"]["id"], (body["public_key"], body["secret_key"])
+
+
+async def measure(api_url: str, database_url: str) -> None:
+    project_id, auth = await project_key(api_url)
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
+    try:
+        async with httpx.AsyncClient(base_url=api_url, auth=auth, timeout=60) as http:
+            await send(http, batches("ff" * 4)[:2])  # warm-up: 1,000 spans of another run
+            await wait_stored(pool, project_id, 2 * PER_BATCH)
+            bodies = batches(os.urandom(4).hex())
+            size = sum(len(body) for body in bodies)
+            start = time.perf_counter()
+            accepted_at = await send(http, bodies)
+            queryable_at = await wait_stored(pool, project_id, SPANS + 2 * PER_BATCH)
+    finally:
+        await pool.close()
+    accepted = SPANS / (accepted_at - start)
+    queryable = SPANS / (queryable_at - start)
+    lag = queryable_at - accepted_at
+    print(
+        f"OTLP trace ingestion on the embedded stack: {SPANS:,} spans, {PER_TRACE} per trace, "
+        f"batches of {PER_BATCH} ({size / SPANS:,.0f} bytes/span in protobuf)"
+    )
+    print(f"  accepted by the api        {accepted:10,.0f} spans/s")
+    print(f"  queryable (stored)         {queryable:10,.0f} spans/s")
+    print(f"  all queryable {lag:.2f} s after the last accept")
+    print(f"  Phoenix ~{PHOENIX_SPANS_PER_S} spans/s: {queryable / PHOENIX_SPANS_PER_S:.0f}x")
+    ok = [queryable >= 10_000, lag <= 2.0]
+    names = [">= 10,000 spans/s queryable", "<= 2 s after the last accept"]
+    print(
+        "  targets: "
+        + ", ".join(f"{n} {'met' if k else 'MISSED'}" for n, k in zip(names, ok, strict=True))
+    )
+
+
+def main() -> None:
+    env = {
+        "AXONAL_POSTGRES_DURABLE": "false",
+        **{f"AXONAL_{name}_PORT": str(free_port()) for name in ("NATS", "POSTGRES", "API")},
+    }  # free ports: another stack may run on the default ones
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        stack = start_stack(home, env)
+        try:
+            asyncio.run(measure(str(stack.status["api_url"]), stack.database_url))
+        finally:
+            stop_stack(home, env)
+
+
+if __name__ == "__main__":
+    main()

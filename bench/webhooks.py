@@ -1,0 +1,152 @@
+"""Webhook delivery: events published at a steady rate, POSTed to a local receiver.
+
+Starts its own nats-server and PostgreSQL, the notifications service as its own process
+(``python -m axonal_notifications``, loopback receivers allowed), a receiver on 127.0.0.1,
+and one subscription to ``run.*``. Publishes N events at RATE events/s and prints deliveries
+per second and the event -> delivery latency (publish to the receiver's arrival) p50/p99
+against the target (p99 < 100 ms). Run: ``.venv/bin/python bench/webhooks.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nats
+import uvicorn
+
+from axonal_bus import rpc
+from axonal_bus.errors import AxonalError
+from axonal_bus.outbox import event_headers
+from axonal_bus.ping import ping
+from axonal_bus.provision import provision
+from axonal_events import RunStatus, Subjects
+from axonal_events.webhooks import WebhookInfo, WebhookSpec
+from axonal_stack.nats_server import NatsServer
+from axonal_stack.postgres_server import PostgresServer
+from axonal_testing.factories import run_event
+
+N = int(os.environ.get("BENCH_EVENTS", "10000"))
+RATE = float(os.environ.get("BENCH_RATE", "1000"))
+TARGET_P99_MS = 100.0
+NAMESPACE = "benchhooks"
+PROJECT = "bench/hooks"
+
+
+class Receiver:
+    """ASGI app noting when each event id arrived."""
+
+    def __init__(self) -> None:
+        self.arrived: dict[str, float] = {}
+        self.done = asyncio.Event()
+
+    async def __call__(self, scope, receive, send) -> None:
+        while (await receive()).get("more_body"):
+            pass
+        headers = dict(scope["headers"])
+        self.arrived.setdefault(headers[b"webhook-id"].decode(), time.perf_counter())
+        if len(self.arrived) >= N:
+            self.done.set()
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def wait_healthy(nc, subjects: Subjects) -> None:
+    for _ in range(600):
+        try:
+            if (await ping(nc, subjects, "notifications", 0.5)).status == "ok":
+                return
+        except AxonalError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the notifications service did not start")
+
+
+async def run(nats_url: str, database_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    js = nc.jetstream()
+    subjects = Subjects(NAMESPACE)
+    await provision(js, subjects)
+    receiver = Receiver()
+    server = uvicorn.Server(
+        uvicorn.Config(receiver, host="127.0.0.1", port=0, lifespan="off", log_level="warning")
+    )
+    serving = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn has no event
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    env = os.environ | {
+        "AXONAL_NATS_URL": nats_url,
+        "AXONAL_NAMESPACE": NAMESPACE,
+        "AXONAL_DATABASE_URL": database_url,
+        "AXONAL_LOG_LEVEL": "WARNING",
+        "AXONAL_NOTIFICATIONS_ALLOW_NETWORKS": "127.0.0.1/32",
+    }
+    service = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "axonal_notifications", env=env
+    )
+    try:
+        await wait_healthy(nc, subjects)
+        spec = WebhookSpec(project=PROJECT, url=f"http://127.0.0.1:{port}/hook", events=["run.*"])
+        await rpc.request(
+            nc, subjects.rpc("notifications", "create_webhook"), spec, WebhookInfo, timeout=10
+        )
+        events = [run_event(RunStatus.SUCCEEDED, project=PROJECT) for _ in range(N)]
+        published: dict[str, float] = {}
+        print(f"webhooks: {N:,} run.succeeded events at {RATE:,.0f}/s to one local receiver")
+        started = time.perf_counter()
+        tick = max(0.01, 1 / RATE)
+        per_tick = max(1, round(RATE * tick))
+        for i in range(0, N, per_tick):
+            due = started + (i / per_tick) * tick
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            batch = events[i : i + per_tick]
+            for event in batch:
+                published[event.id] = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    js.publish(subjects.event(e.event_type), e.to_json(), headers=event_headers(e))
+                    for e in batch
+                )
+            )
+        sent = time.perf_counter() - started
+        await asyncio.wait_for(receiver.done.wait(), timeout=120)
+        finished = max(receiver.arrived.values()) - started
+        latencies = sorted((receiver.arrived[i] - published[i]) * 1000 for i in published)
+        p50 = statistics.median(latencies)
+        p99 = latencies[int(len(latencies) * 0.99) - 1]
+        print(f"  published in {sent:.2f}s ({N / sent:,.0f} events/s)")
+        print(f"  delivered {len(receiver.arrived):,} in {finished:.2f}s "
+              f"({len(receiver.arrived) / finished:,.0f} deliveries/s)")  # fmt: skip
+        print(f"  event -> delivery latency: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+              f"max {latencies[-1]:.1f} ms")  # fmt: skip
+        verdict = "met" if p99 < TARGET_P99_MS else "NOT met"
+        print(f"  target p99 < {TARGET_P99_MS:.0f} ms: {verdict}")
+    finally:
+        service.terminate()
+        await asyncio.wait_for(service.wait(), 30)
+        server.should_exit = True
+        await serving
+        await nc.close()
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        nats_server = NatsServer(Path(tmp) / "nats")
+        postgres = PostgresServer(Path(tmp) / "pg")
+        nats_server.start()
+        postgres.start()
+        try:
+            await run(nats_server.url, postgres.url)
+        finally:
+            postgres.stop()
+            nats_server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,165 @@
+"""``axonal webhooks``: signed webhook subscriptions of a project and their deliveries."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
+from axonal.cli import console
+
+__all__ = ["webhooks_app"]
+
+webhooks_app = typer.Typer(
+    name="webhooks",
+    help="Webhook subscriptions: events POSTed as signed CloudEvents.",
+    no_args_is_help=True,
+)
+_STATUS_STYLE = {"delivered": "green", "failed": "yellow", "dead": "red", "pending": "dim"}
+
+
+def _path(project: str | None, tail: str = "") -> str:
+    return project_path(project, "webhooks", tail)
+
+
+def _show(webhooks: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("id", "url", "events", "state", "failures in a row")
+    for hook in webhooks:
+        state = "[green]enabled[/]" if hook["enabled"] else "[red]disabled[/]"
+        if hook.get("disabled_reason"):
+            state += f" ({escape(hook['disabled_reason'])})"
+        if hook.get("circuit_open_until"):
+            state += f" [yellow]circuit open until {hook['circuit_open_until']}[/]"
+        table.add_row(
+            hook["id"], escape(hook["url"]), escape(", ".join(hook["events"])), state,
+            str(hook.get("consecutive_failures", 0)),
+        )  # fmt: skip
+    console.print(table if webhooks else "no webhooks")
+
+
+def _show_deliveries(deliveries: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("event", "type", "status", "attempts", "last code", "latency ms", "next attempt")
+    for item in deliveries:
+        last = item["attempts"][-1] if item["attempts"] else {}
+        code = last.get("status_code")
+        style = _STATUS_STYLE.get(item["status"], "")
+        table.add_row(
+            item["id"], item["event_type"], f"[{style}]{item['status']}[/]",
+            str(len(item["attempts"])),
+            str(code) if code is not None else escape(last.get("error") or "-")[:40],
+            f"{last['latency_ms']:.1f}" if last else "-", item.get("next_attempt_at") or "-",
+        )  # fmt: skip
+    console.print(table if deliveries else "no deliveries")
+
+
+@webhooks_app.command("create")
+def create(
+    url: Annotated[str, typer.Argument(help="The receiver's http(s) URL.")],
+    events: Annotated[
+        list[str],
+        typer.Option("--event", "-e", help="Event type or wildcard (repeatable): run.*, *."),
+    ],
+    kinds: Annotated[
+        list[str] | None, typer.Option("--kind", help="Only runs of this kind (repeatable).")
+    ] = None,
+    statuses: Annotated[
+        list[str] | None, typer.Option("--status", help="Only this status (repeatable).")
+    ] = None,
+    tags: Annotated[
+        list[str] | None, typer.Option("--tag", "-t", help="Only events with this tag.")
+    ] = None,
+    description: Annotated[str, typer.Option("--description", "-d")] = "",
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Subscribe URL, e.g. ``axonal webhooks create https://ci.example.com/hook -e 'run.*'``."""
+    path = guarded(lambda: _path(project))
+    body = {
+        "url": url,
+        "events": events,
+        "kinds": kinds or [],
+        "statuses": statuses or [],
+        "tags": tags or [],
+        "description": description,
+    }
+    with api(api_url) as client:
+        hook = client.request("POST", path, json=body)
+    if as_json:
+        print_json(hook)
+        return
+    _show([hook])
+    console.print(f"signing secret: [bold]{escape(hook['secret'])}[/]")
+    console.print(
+        "[yellow]Store it now: it is not shown again.[/] Receivers verify each POST with it "
+        "(Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)."
+    )
+
+
+@webhooks_app.command("ls")
+def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
+    """List the project's subscriptions."""
+    path = guarded(lambda: _path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else _show(found["webhooks"])
+
+
+@webhooks_app.command("delete")
+def delete(
+    webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a subscription and its deliveries."""
+    path = guarded(lambda: _path(project, webhook_id))
+    with api(api_url) as client:
+        found = client.request("DELETE", path)
+    print_json(found) if as_json else console.print(f"deleted webhook [bold]{webhook_id}[/]")
+
+
+@webhooks_app.command("deliveries")
+def deliveries(
+    webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
+    status: Annotated[
+        str | None, typer.Option("--status", help="pending, failed, delivered or dead.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """The newest deliveries of a subscription with their attempts."""
+    path = guarded(lambda: _path(project, f"{webhook_id}/deliveries"))
+    params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
+    with api(api_url) as client:
+        found = client.request("GET", path, params=params)
+    print_json(found) if as_json else _show_deliveries(found["deliveries"])
+
+
+@webhooks_app.command("replay")
+def replay(
+    webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
+    delivery: Annotated[
+        str | None, typer.Option("--delivery", help="Only this delivery (else every dead one).")
+    ] = None,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Send a delivery again, or every dead delivery of the subscription."""
+    tail = f"{webhook_id}/deliveries/{delivery}/replay" if delivery else f"{webhook_id}/replay"
+    path = guarded(lambda: _path(project, tail))
+    with api(api_url) as client:
+        found = client.request("POST", path)
+    if as_json:
+        print_json(found)
+    else:
+        console.print(f"{found['replayed']} deliveries queued again")

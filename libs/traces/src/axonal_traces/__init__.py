@@ -1,0 +1,26 @@
+"""Pure converters: OTLP exports, Langfuse ingestion events and score objects -> trace records.
+
+No I/O: the api calls these on what a client sent and publishes the resulting
+:class:`~axonal_events.traces.TraceBatch`; the tracking service prices generations with
+:mod:`axonal_traces.pricing`.
+"""
+
+from axonal_traces.experiments import experiment_id
+from axonal_traces.legacy import EventError, LegacyRecords, convert_batch
+from axonal_traces.otlp import OtlpFormatError, SpanRecords, convert_export
+from axonal_traces.pricing import compute_cost, find_model
+from axonal_traces.scores import InvalidRecord, score_record
+
+__all__ = [
+    "EventError",
+    "InvalidRecord",
+    "LegacyRecords",
+    "OtlpFormatError",
+    "SpanRecords",
+    "compute_cost",
+    "convert_batch",
+    "convert_export",
+    "experiment_id",
+    "find_model",
+    "score_record",
+]

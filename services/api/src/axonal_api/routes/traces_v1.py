@@ -1,0 +1,95 @@
+"""``/api/v1/{owner}/{project}/traces``: LLM traces with the platform's auth (the CLI's reads).
+
+The same tracking RPCs as the Langfuse-compatible ``/api/public`` reads, for callers that hold
+the api token rather than a project key. Listed traces also carry their token total.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from axonal_api.deps import GatewayDep
+from axonal_api.errors import ApiError
+from axonal_api.gateway import Gateway
+from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_events.identity import ListProjectsRequest, ProjectList
+from axonal_events.traces import GetTrace, ListTraces, PageMeta, TraceDetail, TracePage, TraceView
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/v1/{owner}/{project}/traces", tags=["traces"], responses=ERRORS)
+
+Text = Annotated[str | None, Query(max_length=1000)]
+
+
+class TraceRow(TraceView):
+    """A listed trace, with the tokens of all its observations."""
+
+    total_tokens: int = 0
+
+
+class TraceRows(BaseModel):
+    data: list[TraceRow]
+    meta: PageMeta
+
+
+async def _project_id(gw: Gateway, owner: str, project: str) -> str:
+    query = ListProjectsRequest(owner=owner)
+    found = await gw.call("identity", "list_projects", query, ProjectList)
+    for candidate in found.projects:
+        if candidate.name == project:
+            return candidate.id
+    raise ApiError(404, "not_found", f"project {owner}/{project} not found")
+
+
+def _tokens(detail: TraceDetail) -> int:
+    return sum(
+        o.usage_details.get("total", sum(o.usage_details.values())) for o in detail.observations
+    )
+
+
+@router.get("", summary="List LLM traces, newest first")
+async def list_traces(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    user: Text = None,
+    session: Text = None,
+    name: Text = None,
+    tag: Annotated[list[str] | None, Query(description="Traces having all of them.")] = None,
+    page: Annotated[int, Query(ge=1)] = 1,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> TraceRows:
+    project_id = await _project_id(gw, owner, project)
+    query = ListTraces(
+        project_id=project_id,
+        user_id=user,
+        session_id=session,
+        name=name,
+        tags=tag or [],
+        page=page,
+        limit=limit,
+    )
+    found = await gw.call("tracking", "list_traces", query, TracePage)
+    details = await asyncio.gather(
+        *(
+            gw.call("tracking", "get_trace", GetTrace(project_id=project_id, id=t.id), TraceDetail)
+            for t in found.data
+        )
+    )
+    rows = [
+        TraceRow(**trace.model_dump(), total_tokens=_tokens(detail))
+        for trace, detail in zip(found.data, details, strict=True)
+    ]
+    return TraceRows(data=rows, meta=found.meta)
+
+
+@router.get("/{trace_id}", summary="A trace with its observations and scores")
+async def get_trace(gw: GatewayDep, owner: Owner, project: Project, trace_id: str) -> TraceDetail:
+    project_id = await _project_id(gw, owner, project)
+    query = GetTrace(project_id=project_id, id=trace_id)
+    return await gw.call("tracking", "get_trace", query, TraceDetail)

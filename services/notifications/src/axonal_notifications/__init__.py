@@ -1,0 +1,1 @@
+"""The notifications service: webhook subscriptions, signed deliveries, retries, replay."""

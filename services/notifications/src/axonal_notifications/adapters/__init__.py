@@ -1,0 +1,1 @@
+"""Real implementations of the outside effects: DNS resolution and HTTP delivery."""

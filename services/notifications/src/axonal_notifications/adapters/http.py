@@ -1,0 +1,77 @@
+"""One signed POST of a CloudEvent to a receiver, timed and summarised as an outcome."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+
+import httpx
+
+from axonal_events.webhooks import RESPONSE_EXCERPT_CHARS
+from axonal_notifications.domain.deliveries import Job, Outcome
+from axonal_notifications.domain.signing import signed_headers
+from axonal_notifications.domain.targets import Resolver, TargetPolicy, TargetRefused, check_target
+
+__all__ = ["CONTENT_TYPE", "Poster"]
+
+CONTENT_TYPE = "application/cloudevents+json"
+_EXCERPT_BYTES = RESPONSE_EXCERPT_CHARS * 4  # enough UTF-8 for the excerpt's characters
+
+
+class Poster:
+    """Sends jobs over one pooled client; never raises for a receiver's failure.
+
+    Args:
+        client: shared by every attempt (keeps connections to receivers alive).
+        timeout: seconds one attempt may take in all, response excerpt included.
+        resolver: resolves the target's host for the SSRF check made before each attempt.
+        policy: which targets may be reached.
+    """
+
+    def __init__(
+        self, client: httpx.AsyncClient, timeout: float, resolver: Resolver, policy: TargetPolicy
+    ) -> None:
+        self.client = client
+        self.timeout = timeout
+        self.resolver = resolver
+        self.policy = policy
+
+    async def send(self, job: Job) -> Outcome:
+        at = datetime.now(UTC)
+        started = time.perf_counter()
+
+        def outcome(
+            code: int | None = None, excerpt: str = "", error: str | None = None
+        ) -> Outcome:
+            latency = (time.perf_counter() - started) * 1000
+            return Outcome(job, at, round(latency, 3), code, excerpt, error)
+
+        try:
+            await check_target(job.url, self.resolver, self.policy)
+        except TargetRefused as exc:
+            return outcome(error=f"refused: {exc}")
+        headers = {"content-type": CONTENT_TYPE, "user-agent": "axonal-webhooks/1"}
+        headers |= signed_headers(job.secret, job.event_id, at, job.payload)
+        try:
+            async with asyncio.timeout(self.timeout):
+                async with self.client.stream(
+                    "POST", job.url, content=job.payload, headers=headers
+                ) as response:
+                    body = await _head(response)
+        except TimeoutError:
+            return outcome(error=f"timeout: no complete response within {self.timeout:g}s")
+        except Exception as exc:  # noqa: BLE001 - any failure is this attempt's outcome
+            return outcome(error=f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+        text = body.decode(response.encoding or "utf-8", errors="replace")
+        return outcome(response.status_code, text[:RESPONSE_EXCERPT_CHARS])
+
+
+async def _head(response: httpx.Response) -> bytes:
+    """The start of the body (a receiver's long answer is not read to its end)."""
+    body = b""
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) >= _EXCERPT_BYTES:
+            break
+    return body[:_EXCERPT_BYTES]

@@ -1,0 +1,87 @@
+"""Wiring only: the notifications service's definition, its delivery worker and client."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+from faststream import FastStream
+
+from axonal_bus.aio import cancel_and_wait
+from axonal_bus.service import ServiceContext, ServiceDefinition, ServiceSettings, build_app
+from axonal_notifications import handlers, rpc
+from axonal_notifications.adapters.dns import SystemResolver
+from axonal_notifications.adapters.http import Poster
+from axonal_notifications.intake import Intake
+from axonal_notifications.settings import NotificationSettings
+from axonal_notifications.worker import DeliveryWorker, WorkerConfig
+
+__all__ = ["MIGRATIONS", "VERSION", "build_notifications_app"]
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+VERSION = "0.1.0"
+
+
+class _Runtime:
+    """What lives as long as the service: one pooled HTTP client and the delivery worker."""
+
+    def __init__(self, settings: NotificationSettings) -> None:
+        self.settings = settings
+        self.resolver = SystemResolver()
+        self.policy = settings.target_policy()
+        self._ctx: ServiceContext | None = None
+        self._worker: DeliveryWorker | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    def register(self, ctx: ServiceContext) -> None:
+        self._ctx = ctx
+        handlers.register(ctx, Intake(lambda: ctx.pool, self.wake))
+        rpc.register(ctx, self.resolver, self.policy, self.wake)
+
+    def wake(self) -> None:
+        if self._worker is not None:
+            self._worker.wake()
+
+    async def start(self) -> None:
+        assert self._ctx is not None  # registered before the application starts
+        s = self.settings
+        limits = httpx.Limits(
+            max_connections=s.concurrency, max_keepalive_connections=s.concurrency
+        )
+        self._client = httpx.AsyncClient(
+            timeout=s.attempt_timeout, limits=limits, follow_redirects=False, trust_env=False
+        )
+        poster = Poster(self._client, s.attempt_timeout, self.resolver, self.policy)
+        config = WorkerConfig(
+            schedule=tuple(s.retry_schedule),
+            timeout=s.attempt_timeout,
+            breaker_threshold=s.breaker_threshold,
+            breaker_cooldown=s.breaker_cooldown,
+            concurrency=s.concurrency,
+            poll_interval=s.poll_interval,
+        )
+        self._worker = DeliveryWorker(self._ctx.pool, poster, config)
+        self._tasks.append(asyncio.create_task(self._worker.run(), name="webhook-worker"))
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self._tasks)
+        if self._client is not None:
+            await self._client.aclose()
+
+
+def build_notifications_app(
+    settings: ServiceSettings | None = None,
+    notification_settings: NotificationSettings | None = None,
+) -> FastStream:
+    """The notifications service (:func:`~axonal_bus.service.build_app`) with its worker."""
+    runtime = _Runtime(notification_settings or NotificationSettings())
+    definition = ServiceDefinition(
+        name="notifications", version=VERSION, migrations=MIGRATIONS, register=runtime.register
+    )
+    app = build_app(definition, settings)
+    app.after_startup(runtime.start)
+    app.on_shutdown(runtime.stop)
+    return app

@@ -1,0 +1,218 @@
+"""SQL for deliveries: added per event, claimed by workers, their attempts, read, replayed."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from axonal_db import Connection
+from axonal_events.webhooks import DeliveryAttempt, DeliveryInfo, DeliveryStatus
+from axonal_notifications.domain.breaker import Circuit
+from axonal_notifications.domain.deliveries import Job, NewDelivery, Outcome, Verdict
+
+__all__ = [
+    "add",
+    "circuits",
+    "claim_due",
+    "list_for",
+    "record",
+    "release",
+    "replay",
+    "reschedule",
+    "reset_circuits",
+    "save_circuits",
+    "tripped",
+]
+
+
+async def add(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
+    """Insert pending deliveries; one already there (an event seen again) is left as it is."""
+    status: str = await conn.execute(
+        "INSERT INTO deliveries (webhook_id, event_id, event_type, payload, next_attempt_at) "
+        "SELECT n.*, now() FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[]) "
+        "AS n(webhook_id, event_id, event_type, payload) ON CONFLICT DO NOTHING",
+        [d.webhook_id for d in deliveries],
+        [d.event_id for d in deliveries],
+        [d.event_type for d in deliveries],
+        [d.payload for d in deliveries],
+    )
+    return int(status.rsplit(" ", 1)[1])
+
+
+async def claim_due(conn: Connection, limit: int, lease: timedelta) -> list[Job]:
+    """Claim due deliveries of enabled subscriptions for ``lease`` (replicas skip the rows
+    another one is claiming; an attempt whose outcome is never recorded is made again once
+    its lease has passed)."""
+    rows = await conn.fetch(
+        "WITH due AS (SELECT d.webhook_id, d.event_id FROM deliveries d "
+        "JOIN webhooks w ON w.id = d.webhook_id "
+        "WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= now() AND w.enabled "
+        "ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED) "
+        "UPDATE deliveries d SET next_attempt_at = now() + $2, held = false "
+        "FROM due, webhooks w WHERE d.webhook_id = due.webhook_id "
+        "AND d.event_id = due.event_id AND w.id = d.webhook_id "
+        "RETURNING d.webhook_id, d.event_id, d.payload, d.attempts, d.round_start, w.url, "
+        "w.secret",
+        limit,
+        lease,
+    )
+    return [
+        Job(
+            row["webhook_id"], row["event_id"], row["url"], row["secret"], bytes(row["payload"]),
+            row["attempts"], row["round_start"],
+        )
+        for row in rows
+    ]  # fmt: skip
+
+
+async def tripped(conn: Connection, urls: Sequence[str], threshold: int) -> set[str]:
+    """Which of ``urls`` have a tripped circuit (read without locking)."""
+    rows = await conn.fetch(
+        "SELECT url FROM endpoints WHERE url = ANY($1::text[]) AND failures >= $2",
+        list(urls),
+        threshold,
+    )
+    return {row["url"] for row in rows}
+
+
+async def reset_circuits(conn: Connection, urls: Sequence[str]) -> list[str]:
+    """Close the circuits of ``urls`` (each just answered); returns those that had failures."""
+    rows = await conn.fetch(
+        "UPDATE endpoints SET failures = 0, open_until = NULL "
+        "WHERE url = ANY($1::text[]) AND (failures > 0 OR open_until IS NOT NULL) RETURNING url",
+        list(urls),
+    )
+    return [row["url"] for row in rows]
+
+
+async def reschedule(
+    conn: Connection, jobs: Sequence[Job], at: datetime, *, held: bool = False
+) -> None:
+    """Put ``jobs`` off until ``at``: the lease of an attempt in flight (an attempt whose
+    outcome is never recorded is made again then) or, ``held``, the end of a circuit's wait."""
+    await conn.execute(
+        "UPDATE deliveries d SET next_attempt_at = $3, held = $4 "
+        "FROM unnest($1::text[], $2::text[]) AS j(webhook_id, event_id) "
+        "WHERE d.webhook_id = j.webhook_id AND d.event_id = j.event_id",
+        [j.webhook_id for j in jobs],
+        [j.event_id for j in jobs],
+        at,
+        held,
+    )
+
+
+async def release(conn: Connection, urls: Sequence[str]) -> int:
+    """Deliveries held by the circuits of ``urls`` (closed again) are due now."""
+    status: str = await conn.execute(
+        "UPDATE deliveries d SET next_attempt_at = now(), held = false FROM webhooks w "
+        "WHERE w.id = d.webhook_id AND w.url = ANY($1::text[]) AND d.held "
+        "AND d.status IN ('pending', 'failed')",
+        list(urls),
+    )
+    return int(status.rsplit(" ", 1)[1])
+
+
+async def circuits(conn: Connection, urls: Sequence[str]) -> dict[str, Circuit]:
+    """The circuits of ``urls``, locked for this transaction."""
+    await conn.execute(
+        "INSERT INTO endpoints (url) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
+        sorted(urls),
+    )
+    rows = await conn.fetch(
+        "SELECT url, failures, open_until FROM endpoints WHERE url = ANY($1::text[]) "
+        "ORDER BY url FOR UPDATE",
+        sorted(urls),
+    )
+    return {row["url"]: Circuit(row["failures"], row["open_until"]) for row in rows}
+
+
+async def save_circuits(conn: Connection, changed: dict[str, Circuit]) -> None:
+    await conn.executemany(
+        "UPDATE endpoints SET failures = $2, open_until = $3 WHERE url = $1",
+        [(url, c.failures, c.open_until) for url, c in changed.items()],
+    )
+
+
+async def record(conn: Connection, judged: Sequence[tuple[Outcome, Verdict]]) -> None:
+    """Each attempt into the log and each delivery's new state (deleted ones are skipped)."""
+    outcomes = [o for o, _ in judged]
+    webhook_ids = [o.job.webhook_id for o in outcomes]
+    event_ids = [o.job.event_id for o in outcomes]
+    await conn.execute(
+        "INSERT INTO delivery_attempts (webhook_id, event_id, number, at, status_code, "
+        "latency_ms, response_excerpt, error) SELECT a.* FROM unnest($1::text[], $2::text[], "
+        "$3::int[], $4::timestamptz[], $5::int[], $6::float8[], $7::text[], $8::text[]) "
+        "AS a(webhook_id, event_id, number, at, status_code, latency_ms, excerpt, error) "
+        "JOIN deliveries d USING (webhook_id, event_id) ON CONFLICT DO NOTHING",
+        webhook_ids,
+        event_ids,
+        [o.job.attempts + 1 for o in outcomes],
+        [o.at for o in outcomes],
+        [o.status_code for o in outcomes],
+        [o.latency_ms for o in outcomes],
+        [o.excerpt for o in outcomes],
+        [o.error for o in outcomes],
+    )
+    await conn.execute(
+        "UPDATE deliveries d SET status = u.status, attempts = u.attempts, "
+        "next_attempt_at = u.next_at, updated_at = now() FROM unnest($1::text[], $2::text[], "
+        "$3::text[], $4::int[], $5::timestamptz[]) AS u(webhook_id, event_id, status, attempts, "
+        "next_at) WHERE d.webhook_id = u.webhook_id AND d.event_id = u.event_id",
+        webhook_ids,
+        event_ids,
+        [v.status.value for _, v in judged],
+        [v.attempts for _, v in judged],
+        [v.next_attempt_at for _, v in judged],
+    )
+
+
+async def list_for(
+    conn: Connection, webhook_id: str, status: DeliveryStatus | None, limit: int
+) -> list[DeliveryInfo]:
+    """The newest deliveries of a subscription with their attempts, oldest attempt first."""
+    rows = await conn.fetch(
+        "SELECT event_id, event_type, status, created_at, updated_at, next_attempt_at "
+        "FROM deliveries WHERE webhook_id = $1 AND ($2::text IS NULL OR status = $2) "
+        "ORDER BY created_at DESC, event_id DESC LIMIT $3",
+        webhook_id,
+        status.value if status else None,
+        limit,
+    )
+    attempts: dict[str, list[DeliveryAttempt]] = defaultdict(list)
+    for row in await conn.fetch(
+        "SELECT event_id, number, at, status_code, latency_ms, response_excerpt, error "
+        "FROM delivery_attempts WHERE webhook_id = $1 AND event_id = ANY($2::text[]) "
+        "ORDER BY number",
+        webhook_id,
+        [row["event_id"] for row in rows],
+    ):
+        attempts[row["event_id"]].append(
+            DeliveryAttempt.model_validate({k: v for k, v in row.items() if k != "event_id"})
+        )
+    return [
+        DeliveryInfo(
+            id=row["event_id"],
+            webhook_id=webhook_id,
+            event_type=row["event_type"],
+            status=DeliveryStatus(row["status"]),
+            attempts=attempts[row["event_id"]],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            next_attempt_at=row["next_attempt_at"],
+        )
+        for row in rows
+    ]
+
+
+async def replay(conn: Connection, webhook_id: str, event_id: str | None) -> int:
+    """Back to pending, due now, with a fresh retry schedule and the attempt log kept:
+    ``event_id``'s delivery (whatever its status), or every dead one; returns how many."""
+    status: str = await conn.execute(
+        "UPDATE deliveries SET status = 'pending', round_start = attempts, "
+        "next_attempt_at = now(), updated_at = now() WHERE webhook_id = $1 AND "
+        "CASE WHEN $2::text IS NULL THEN status = 'dead' ELSE event_id = $2 END",
+        webhook_id,
+        event_id,
+    )
+    return int(status.rsplit(" ", 1)[1])

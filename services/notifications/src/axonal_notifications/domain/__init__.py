@@ -1,0 +1,1 @@
+"""Pure webhook logic: filters, retry schedule, circuit breaker, target policy, signatures."""

@@ -1,0 +1,76 @@
+"""One delivery attempt's job and outcome, and what the outcome means for the delivery."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from axonal_events.webhooks import DeliveryStatus
+from axonal_notifications.domain.schedule import next_delay
+
+__all__ = ["Job", "NewDelivery", "Outcome", "Verdict", "judge"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewDelivery:
+    """An event (its bytes as they were on the bus) for one subscription."""
+
+    webhook_id: str
+    event_id: str
+    event_type: str
+    payload: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A claimed delivery: the event's bytes, where they go, and how they are signed."""
+
+    webhook_id: str
+    event_id: str
+    url: str
+    secret: str = field(repr=False)
+    payload: bytes = field(repr=False)
+    attempts: int
+    round_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one attempt gave; ``status_code`` is ``None`` when no response came."""
+
+    job: Job
+    at: datetime
+    latency_ms: float
+    status_code: int | None = None
+    excerpt: str = ""
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+    @property
+    def gone(self) -> bool:
+        """410 Gone: the receiver asks for no more deliveries (the subscription is disabled)."""
+        return self.status_code == 410
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: DeliveryStatus
+    attempts: int
+    next_attempt_at: datetime | None = None
+
+
+def judge(outcome: Outcome, schedule: Sequence[float]) -> Verdict:
+    """The delivery's state after ``outcome``: delivered, retried per ``schedule``, or dead."""
+    attempts = outcome.job.attempts + 1
+    if outcome.ok:
+        return Verdict(DeliveryStatus.DELIVERED, attempts)
+    if outcome.gone:
+        return Verdict(DeliveryStatus.DEAD, attempts)
+    delay = next_delay(schedule, attempts - outcome.job.round_start)
+    if delay is None:
+        return Verdict(DeliveryStatus.DEAD, attempts)
+    return Verdict(DeliveryStatus.FAILED, attempts, outcome.at + timedelta(seconds=delay))

@@ -1,0 +1,34 @@
+"""The consumer of every event: one delivery per subscription that wants it.
+
+Events without a ``project`` go to no subscription. Deliveries are keyed by (subscription,
+event id), so a redelivered event adds nothing, and the event is acknowledged once they are
+committed (see :mod:`axonal_notifications.intake`). An event the catalog cannot decode is
+dead-lettered (see :mod:`axonal_bus.consumer`).
+"""
+
+from __future__ import annotations
+
+from axonal_bus.consumer import ConsumerSpec, subscribe
+from axonal_bus.service import ServiceContext
+from axonal_events import CATALOG
+from axonal_notifications.intake import Intake, Received
+
+__all__ = ["register"]
+
+
+def _decode(raw: bytes) -> Received:
+    return Received(raw, CATALOG.decode(raw))
+
+
+def register(ctx: ServiceContext, intake: Intake) -> None:
+    """Consume every event of the namespace into ``intake``."""
+    spec: ConsumerSpec[Received] = ConsumerSpec(
+        durable=f"{ctx.name}-events",
+        filter_subjects=[ctx.subjects.events()],
+        decode=_decode,
+        batch_size=64,
+        ack_wait=30.0,
+        max_ack_pending=4096,
+    )
+    inbox = ctx.subjects.inbox_prefix(ctx.name)
+    subscribe(ctx.broker, ctx.subjects, spec, intake.submit, inbox_prefix=inbox)

@@ -1,0 +1,197 @@
+"""The delivery worker: claims due deliveries, sends them concurrently, records outcomes.
+
+Replicas share the deliveries through ``FOR UPDATE SKIP LOCKED``: a claim holds each
+delivery for the length of an attempt (if its outcome is never recorded, because the replica
+died, it is due again after that). The worker wakes at once when this replica adds a
+delivery or a retry falls due, and polls for the deliveries other replicas added. Outcomes
+are written in batches by one recorder task, so a slow receiver never holds back others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import structlog
+
+from axonal_bus.aio import cancel_and_wait, wait_event
+from axonal_db import Connection, transaction
+from axonal_notifications import deliveries_store, webhooks_store
+from axonal_notifications.adapters.http import Poster
+from axonal_notifications.domain.breaker import Circuit, CircuitState
+from axonal_notifications.domain.deliveries import Job, Outcome, judge
+
+__all__ = ["DeliveryWorker", "WorkerConfig"]
+
+log = structlog.get_logger(__name__)
+_RECORD_BATCH = 500
+_LEASE_MARGIN = timedelta(seconds=30)
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerConfig:
+    schedule: tuple[float, ...]
+    timeout: float
+    breaker_threshold: int
+    breaker_cooldown: float
+    concurrency: int
+    poll_interval: float
+
+
+class DeliveryWorker:
+    """Run one per replica with :meth:`run`; :meth:`wake` when a delivery was added."""
+
+    def __init__(self, pool: asyncpg.Pool, poster: Poster, config: WorkerConfig) -> None:
+        self.pool = pool
+        self.poster = poster
+        self.config = config
+        self._wake = asyncio.Event()
+        self._outcomes: asyncio.Queue[Outcome] = asyncio.Queue()
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._backlog = False
+        self._hold = timedelta(seconds=config.timeout) + _LEASE_MARGIN
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run(self) -> None:
+        recorder = asyncio.create_task(self._record_loop(), name="webhook-recorder")
+        failures = 0
+        try:
+            while True:
+                self._wake.clear()
+                try:
+                    await self._dispatch()
+                    failures = 0
+                except Exception as exc:  # noqa: BLE001 - outlive PostgreSQL outages
+                    failures += 1
+                    log.warning("webhooks.claim_failed", error=str(exc))
+                    await asyncio.sleep(min(30.0, 0.2 * 2**failures))
+                    continue
+                if not self._backlog or len(self._inflight) >= self.config.concurrency:
+                    await wait_event(self._wake, self.config.poll_interval)
+        finally:
+            await cancel_and_wait([*self._inflight, recorder])
+
+    async def _dispatch(self) -> None:
+        free = self.config.concurrency - len(self._inflight)
+        if free <= 0:
+            self._backlog = True
+            return
+        async with self.pool.acquire() as conn:
+            jobs = await deliveries_store.claim_due(conn, free, self._hold)
+            urls = {job.url for job in jobs}
+            held = await deliveries_store.tripped(conn, list(urls), self.config.breaker_threshold)
+        self._backlog = len(jobs) == free
+        sending = [job for job in jobs if job.url not in held]
+        if held:
+            sending += await self._through_breakers([job for job in jobs if job.url in held])
+        for job in sending:
+            task = asyncio.create_task(self._send(job))
+            self._inflight.add(task)
+            task.add_done_callback(self._done)
+
+    async def _through_breakers(self, jobs: Sequence[Job]) -> list[Job]:
+        """The jobs their URL's tripped circuit lets through now; the others wait for it."""
+        now = datetime.now(UTC)
+        by_url: dict[str, list[Job]] = defaultdict(list)
+        for job in jobs:
+            by_url[job.url].append(job)
+        sending: list[Job] = []
+        probing: dict[str, Circuit] = {}
+        async with transaction(self.pool) as conn:
+            circuits = await deliveries_store.circuits(conn, list(by_url))
+            for url, queued in by_url.items():
+                circuit = circuits[url]
+                match circuit.state(now, self.config.breaker_threshold):
+                    case CircuitState.CLOSED:
+                        sending += queued
+                    case CircuitState.OPEN:
+                        assert circuit.open_until is not None  # open means until a time
+                        until = circuit.open_until
+                        await deliveries_store.reschedule(conn, queued, until, held=True)
+                    case CircuitState.HALF_OPEN:
+                        probing[url] = circuit.probing(now, self._hold)
+                        sending.append(queued[0])
+                        until = now + self._hold
+                        await deliveries_store.reschedule(conn, queued[1:], until, held=True)
+                        log.info("webhooks.circuit_probe", url=url, failures=circuit.failures)
+            if probing:
+                await deliveries_store.save_circuits(conn, probing)
+        return sending
+
+    async def _send(self, job: Job) -> None:
+        await self._outcomes.put(await self.poster.send(job))
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if self._backlog:
+            self._wake.set()
+
+    async def _record_loop(self) -> None:
+        while True:
+            batch = [await self._outcomes.get()]
+            while not self._outcomes.empty() and len(batch) < _RECORD_BATCH:
+                batch.append(self._outcomes.get_nowait())
+            failures = 0
+            while True:
+                try:
+                    await self._record(batch)
+                    break
+                except Exception as exc:  # noqa: BLE001 - keep the outcomes until stored
+                    failures += 1
+                    log.warning("webhooks.record_failed", error=str(exc), outcomes=len(batch))
+                    await asyncio.sleep(min(30.0, 0.2 * 2**failures))
+
+    async def _record(self, outcomes: Sequence[Outcome]) -> None:
+        judged = [(o, judge(o, self.config.schedule)) for o in outcomes]
+        failing = {o.job.url for o in outcomes if not (o.ok or o.gone)}
+        answered = {o.job.url for o in outcomes} - failing
+        async with transaction(self.pool) as conn:
+            await deliveries_store.record(conn, judged)
+            closed = await deliveries_store.reset_circuits(conn, list(answered))
+            if failing:
+                closed += await self._count_failures(conn, failing, outcomes)
+            released = await deliveries_store.release(conn, closed) if closed else 0
+            for outcome in outcomes:
+                if outcome.gone:
+                    reason = f"{outcome.job.url} answered 410 Gone at {outcome.at.isoformat()}"
+                    await webhooks_store.disable(conn, outcome.job.webhook_id, reason)
+                    log.warning("webhooks.disabled", webhook=outcome.job.webhook_id, reason=reason)
+        if released:
+            self._wake.set()
+        loop = asyncio.get_running_loop()
+        for _, verdict in judged:
+            if verdict.next_attempt_at is not None:
+                delay = (verdict.next_attempt_at - datetime.now(UTC)).total_seconds()
+                loop.call_later(max(0.0, delay), self._wake.set)
+
+    async def _count_failures(
+        self, conn: Connection, urls: set[str], outcomes: Sequence[Outcome]
+    ) -> list[str]:
+        """Apply the outcomes to the circuits of ``urls`` in order; returns those closed
+        again (a success after failures)."""
+        now = datetime.now(UTC)
+        circuits = await deliveries_store.circuits(conn, list(urls))
+        changed = dict(circuits)
+        for outcome in outcomes:
+            if outcome.job.url in urls:
+                changed[outcome.job.url] = self._after(changed[outcome.job.url], outcome, now)
+        await deliveries_store.save_circuits(
+            conn, {u: c for u, c in changed.items() if c != circuits[u]}
+        )
+        return [u for u, c in changed.items() if c.failures == 0 and circuits[u].failures]
+
+    def _after(self, circuit: Circuit, outcome: Outcome, now: datetime) -> Circuit:
+        if outcome.ok or outcome.gone:
+            return circuit.succeeded()
+        threshold = self.config.breaker_threshold
+        after = circuit.failed(now, threshold, timedelta(seconds=self.config.breaker_cooldown))
+        if after.open_until is not None:
+            log.warning("webhooks.circuit_open", url=outcome.job.url, until=after.open_until)
+        return after

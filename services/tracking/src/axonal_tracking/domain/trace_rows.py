@@ -1,0 +1,135 @@
+"""Stored rows derived from merged states, with usage and cost priced at ingest.
+
+A generation's cost is the client's ``cost_details`` exactly as sent when it sent any; else
+it is computed from usage and the shipped model prices. Usage missing from a generation with
+text input/output is counted by ``count_tokens`` (for the models it knows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from axonal_traces.pricing import compute_cost
+from axonal_traces.usage import with_total
+
+__all__ = ["TokenCounter", "observation_row", "score_row", "trace_row"]
+
+TokenCounter = Callable[[str, Any], int | None]
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_PRICED_TYPES = {"GENERATION", "EMBEDDING"}
+
+
+def _time(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def _first(state: dict[str, Any]) -> datetime:
+    return _EPOCH + timedelta(microseconds=int(state["first"]))
+
+
+def trace_row(project_id: str, trace_id: str, state: dict[str, Any]) -> dict[str, Any]:
+    v = state["v"]
+    return {
+        "project_id": project_id,
+        "id": trace_id,
+        "timestamp": _time(v.get("timestamp")) or _first(state),
+        "name": v.get("name"),
+        "user_id": v.get("user_id"),
+        "session_id": v.get("session_id"),
+        "input": v.get("input"),
+        "output": v.get("output"),
+        "metadata": v.get("metadata") or {},
+        "tags": v.get("tags") or [],
+        "public": bool(v.get("public", False)),
+        "release": v.get("release"),
+        "version": v.get("version"),
+        "environment": v.get("environment") or "default",
+        "run_uuid": v.get("run_uuid"),
+        "state": state,
+    }
+
+
+def _usage(v: dict[str, Any], count_tokens: TokenCounter | None) -> dict[str, int]:
+    usage: dict[str, int] = dict(v.get("usage_details") or {})
+    model = v.get("model")
+    if usage or count_tokens is None or not model or v.get("type") not in _PRICED_TYPES:
+        return with_total(usage)
+    for side in ("input", "output"):
+        if v.get(side) is not None and (count := count_tokens(model, v[side])) is not None:
+            usage[side] = count
+    return with_total(usage)
+
+
+def _cost(v: dict[str, Any], usage: dict[str, int]) -> tuple[dict[str, float], str, float]:
+    """``(cost details, where they came from, total)``."""
+    sent = v.get("cost_details")
+    if sent:
+        total = sent.get("total", sum(sent.values()))
+        return dict(sent), "client", float(total)
+    computed = compute_cost(v.get("model"), usage)
+    if computed is None:
+        return {}, "none", 0.0
+    return computed, "computed", computed["total"]
+
+
+def observation_row(
+    project_id: str, observation_id: str, state: dict[str, Any], count_tokens: TokenCounter | None
+) -> dict[str, Any]:
+    v = state["v"]
+    usage = _usage(v, count_tokens)
+    cost, source, total = _cost(v, usage)
+    return {
+        "project_id": project_id,
+        "id": observation_id,
+        "trace_id": v["trace_id"],
+        "type": v.get("type") or "SPAN",
+        "parent_observation_id": v.get("parent_observation_id"),
+        "name": v.get("name"),
+        "start_time": _time(v.get("start_time")) or _first(state),
+        "end_time": _time(v.get("end_time")),
+        "completion_start_time": _time(v.get("completion_start_time")),
+        "input": v.get("input"),
+        "output": v.get("output"),
+        "metadata": v.get("metadata") or {},
+        "level": v.get("level") or "DEFAULT",
+        "status_message": v.get("status_message"),
+        "version": v.get("version"),
+        "release": v.get("release"),
+        "environment": v.get("environment") or "default",
+        "model": v.get("model"),
+        "model_parameters": v.get("model_parameters") or {},
+        "usage_details": usage,
+        "cost_details": cost,
+        "cost_source": source,
+        "total_cost": total,
+        "prompt_name": v.get("prompt_name"),
+        "prompt_version": v.get("prompt_version"),
+        "experiment": v.get("experiment"),
+        "state": state,
+    }
+
+
+def score_row(project_id: str, score_id: str, state: dict[str, Any]) -> dict[str, Any]:
+    v = state["v"]
+    return {
+        "project_id": project_id,
+        "id": score_id,
+        "name": v["name"],
+        "data_type": v.get("data_type") or "NUMERIC",
+        "value": v.get("value"),
+        "string_value": v.get("string_value"),
+        "source": v.get("source") or "API",
+        "trace_id": v.get("trace_id"),
+        "observation_id": v.get("observation_id"),
+        "session_id": v.get("session_id"),
+        "dataset_run_id": v.get("dataset_run_id"),
+        "comment": v.get("comment"),
+        "metadata": v.get("metadata") or {},
+        "config_id": v.get("config_id"),
+        "queue_id": v.get("queue_id"),
+        "environment": v.get("environment") or "default",
+        "timestamp": _time(v.get("timestamp")) or _first(state),
+        "state": state,
+    }

@@ -1,0 +1,275 @@
+"""SQL reads of traces, observations, scores and sessions (tracking schema)."""
+
+# ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Any
+
+from axonal_db import Connection
+from axonal_events.traces import (
+    ListObservations,
+    ListScores,
+    ListSessions,
+    ListTraces,
+    ObservationView,
+    PageMeta,
+    ScoreView,
+    SessionView,
+    TraceView,
+)
+
+__all__ = [
+    "InvalidCursor",
+    "get_session",
+    "get_trace",
+    "list_observations",
+    "list_scores",
+    "list_sessions",
+    "list_traces",
+    "observations_of",
+    "scores_of",
+]
+
+
+class InvalidCursor(ValueError):
+    """A cursor this service did not hand out."""
+
+
+class _Where:
+    """``WHERE`` clauses with numbered parameters."""
+
+    def __init__(self, project_id: str, alias: str = "") -> None:
+        self.alias = f"{alias}." if alias else ""
+        self.clauses: list[str] = []
+        self.args: list[Any] = []
+        self.add("project_id = {}", project_id)
+
+    def add(self, clause: str, value: Any) -> None:
+        if value is None or value == []:
+            return
+        self.args.append(value)
+        self.clauses.append(self.alias + clause.format(f"${len(self.args)}"))
+
+    def window(self, request: Any, column: str) -> None:
+        self.add("environment = ANY({}::text[])", request.environment)
+        self.add(f"{column} >= {{}}", request.from_timestamp)
+        self.add(f"{column} < {{}}", request.to_timestamp)
+
+    def sql(self) -> str:
+        return " AND ".join(self.clauses)
+
+    def next(self, value: Any) -> str:
+        self.args.append(value)
+        return f"${len(self.args)}"
+
+
+def _meta(page: int, limit: int, total: int) -> PageMeta:
+    return PageMeta(page=page, limit=limit, total_items=total, total_pages=-(-total // limit))
+
+
+def _cursor(at: datetime, key: str) -> str:
+    return base64.urlsafe_b64encode(f"{at.isoformat()}|{key}".encode()).decode()
+
+
+def _uncursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        at, _, key = base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
+        return datetime.fromisoformat(at), key
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise InvalidCursor(f"not a cursor: {cursor!r}") from None
+
+
+_TRACE_COLUMNS = (
+    "t.project_id, t.id, t.timestamp, t.name, t.user_id, t.session_id, t.input, t.output, "
+    "t.metadata, t.tags, t.public, t.release, t.version, t.environment, t.run_uuid, "
+    "t.created_at, t.updated_at, "
+    "coalesce(a.observation_ids, '{}') AS observation_ids, coalesce(a.total_cost, 0) AS "
+    "total_cost, a.latency, coalesce(s.score_ids, '{}') AS score_ids "
+    "FROM traces t "
+    "LEFT JOIN LATERAL (SELECT array_agg(o.id ORDER BY o.start_time) AS observation_ids, "
+    "sum(o.total_cost) AS total_cost, extract(epoch FROM max(coalesce(o.end_time, "
+    "o.start_time)) - min(o.start_time))::float8 AS latency FROM observations o "
+    "WHERE o.project_id = t.project_id AND o.trace_id = t.id) a ON true "
+    "LEFT JOIN LATERAL (SELECT array_agg(sc.id ORDER BY sc.timestamp) AS score_ids "
+    "FROM scores sc WHERE sc.project_id = t.project_id AND sc.trace_id = t.id) s ON true "
+)
+_OBSERVATION_COLUMNS = (
+    "o.project_id, o.id, o.trace_id, o.type, o.parent_observation_id, o.name, o.start_time, "
+    "o.end_time, o.completion_start_time, o.input, o.output, o.metadata, o.level, "
+    "o.status_message, o.version, o.release, o.environment, o.model, o.model_parameters, "
+    "o.usage_details, o.cost_details, o.cost_source, o.prompt_name, o.prompt_version, "
+    "o.experiment, o.created_at, o.updated_at"
+)
+_SCORE_COLUMNS = (
+    "s.project_id, s.id, s.name, s.data_type, s.value, s.string_value, s.source, s.trace_id, "
+    "s.observation_id, s.session_id, s.dataset_run_id, s.comment, s.metadata, s.config_id, "
+    "s.queue_id, s.environment, s.timestamp, s.created_at, s.updated_at"
+)
+
+
+def _trace(row: Any) -> TraceView:
+    return TraceView.model_validate(dict(row))
+
+
+async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView], PageMeta]:
+    where = _Where(q.project_id, "t")
+    for column in ("user_id", "session_id", "name", "release", "version"):
+        where.add(f"{column} = {{}}", getattr(q, column))
+    where.add("tags @> {}::text[]", q.tags)
+    where.window(q, "timestamp")
+    total = await conn.fetchval(f"SELECT count(*) FROM traces t WHERE {where.sql()}", *where.args)
+    limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+    rows = await conn.fetch(
+        f"SELECT {_TRACE_COLUMNS} WHERE {where.sql()} "
+        f"ORDER BY t.timestamp DESC, t.id LIMIT {limit} OFFSET {offset}",
+        *where.args,
+    )
+    return [_trace(r) for r in rows], _meta(q.page, q.limit, total)
+
+
+async def get_trace(conn: Connection, project_id: str, trace_id: str) -> TraceView | None:
+    row = await conn.fetchrow(
+        f"SELECT {_TRACE_COLUMNS} WHERE t.project_id = $1 AND t.id = $2", project_id, trace_id
+    )
+    return _trace(row) if row else None
+
+
+async def observations_of(
+    conn: Connection, project_id: str, trace_id: str
+) -> list[ObservationView]:
+    rows = await conn.fetch(
+        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o "
+        "WHERE o.project_id = $1 AND o.trace_id = $2 ORDER BY o.start_time, o.id",
+        project_id,
+        trace_id,
+    )
+    return [ObservationView.model_validate(dict(r)) for r in rows]
+
+
+async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[ScoreView]:
+    rows = await conn.fetch(
+        f"SELECT {_SCORE_COLUMNS} FROM scores s WHERE s.project_id = $1 AND s.trace_id = $2 "
+        "ORDER BY s.timestamp, s.id",
+        project_id,
+        trace_id,
+    )
+    return [ScoreView.model_validate(dict(r)) for r in rows]
+
+
+async def list_observations(
+    conn: Connection, q: ListObservations
+) -> tuple[list[ObservationView], str | None]:
+    where = _Where(q.project_id, "o")
+    for column in ("trace_id", "name", "parent_observation_id", "version"):
+        where.add(f"{column} = {{}}", getattr(q, column))
+    where.add("type = {}", q.type.value if q.type else None)
+    where.add("level = {}", q.level.value if q.level else None)
+    where.window(q, "start_time")
+    trace_filters = [
+        f"t.{column} = {where.next(value)}"
+        for column, value in (("user_id", q.user_id), ("session_id", q.session_id))
+        if value is not None
+    ]
+    if trace_filters:
+        where.clauses.append(
+            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = o.project_id "
+            f"AND t.id = o.trace_id AND {' AND '.join(trace_filters)})"
+        )
+    if q.cursor:
+        at, key = _uncursor(q.cursor)
+        where.clauses.append(f"(o.start_time, o.id) < ({where.next(at)}, {where.next(key)})")
+    limit = where.next(q.limit + 1)
+    rows = await conn.fetch(
+        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o WHERE {where.sql()} "
+        f"ORDER BY o.start_time DESC, o.id DESC LIMIT {limit}",
+        *where.args,
+    )
+    found = [ObservationView.model_validate(dict(r)) for r in rows[: q.limit]]
+    more = len(rows) > q.limit
+    return found, _cursor(found[-1].start_time, found[-1].id) if more else None
+
+
+async def list_scores(
+    conn: Connection, q: ListScores
+) -> tuple[list[ScoreView], PageMeta, str | None]:
+    where = _Where(q.project_id, "s")
+    where.add("id = ANY({}::text[])", q.id)
+    for column in (
+        "name",
+        "trace_id",
+        "observation_id",
+        "session_id",
+        "dataset_run_id",
+        "config_id",
+        "queue_id",
+    ):
+        where.add(f"{column} = {{}}", getattr(q, column))
+    where.add("source = {}", q.source.value if q.source else None)
+    where.add("data_type = {}", q.data_type.value if q.data_type else None)
+    where.add("value >= {}", q.value_min)
+    where.add("value <= {}", q.value_max)
+    where.window(q, "timestamp")
+    if q.user_id:
+        user = where.next(q.user_id)
+        where.clauses.append(
+            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = s.project_id "
+            f"AND t.id = s.trace_id AND t.user_id = {user})"
+        )
+    total = await conn.fetchval(f"SELECT count(*) FROM scores s WHERE {where.sql()}", *where.args)
+    if q.cursor:
+        at, key = _uncursor(q.cursor)
+        where.clauses.append(f"(s.timestamp, s.id) < ({where.next(at)}, {where.next(key)})")
+        offset = 0
+    else:
+        offset = (q.page - 1) * q.limit
+    limit, skip = where.next(q.limit + 1), where.next(offset)
+    rows = await conn.fetch(
+        f"SELECT {_SCORE_COLUMNS} FROM scores s WHERE {where.sql()} "
+        f"ORDER BY s.timestamp DESC, s.id DESC LIMIT {limit} OFFSET {skip}",
+        *where.args,
+    )
+    found = [ScoreView.model_validate(dict(r)) for r in rows[: q.limit]]
+    cursor = _cursor(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
+    return found, _meta(q.page, q.limit, total), cursor
+
+
+_SESSION_COLUMNS = (
+    "x.project_id, x.id, x.created_at, x.environment, "
+    "coalesce((SELECT array_agg(t.id ORDER BY t.timestamp) FROM traces t "
+    "WHERE t.project_id = x.project_id AND t.session_id = x.id), '{}') AS trace_ids"
+)
+
+
+async def list_sessions(conn: Connection, q: ListSessions) -> tuple[list[SessionView], PageMeta]:
+    where = _Where(q.project_id, "x")
+    where.window(q, "created_at")
+    total = await conn.fetchval(f"SELECT count(*) FROM sessions x WHERE {where.sql()}", *where.args)
+    limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+    rows = await conn.fetch(
+        f"SELECT {_SESSION_COLUMNS} FROM sessions x WHERE {where.sql()} "
+        f"ORDER BY x.created_at DESC, x.id LIMIT {limit} OFFSET {offset}",
+        *where.args,
+    )
+    return [SessionView.model_validate(dict(r)) for r in rows], _meta(q.page, q.limit, total)
+
+
+async def get_session(
+    conn: Connection, project_id: str, session_id: str
+) -> tuple[SessionView, list[TraceView]] | None:
+    row = await conn.fetchrow(
+        f"SELECT {_SESSION_COLUMNS} FROM sessions x WHERE x.project_id = $1 AND x.id = $2",
+        project_id,
+        session_id,
+    )
+    if row is None:
+        return None
+    traces = await conn.fetch(
+        f"SELECT {_TRACE_COLUMNS} WHERE t.project_id = $1 AND t.session_id = $2 "
+        "ORDER BY t.timestamp",
+        project_id,
+        session_id,
+    )
+    return SessionView.model_validate(dict(row)), [_trace(r) for r in traces]

@@ -1,0 +1,142 @@
+"""SQL for traces, observations, scores and sessions (tracking schema): merge-upserts."""
+
+# ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from axonal_db import Connection
+
+__all__ = ["Table", "lock_ids", "states", "upsert", "upsert_sessions"]
+
+Table = Literal["traces", "observations", "scores"]
+
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "traces": (
+        "project_id",
+        "id",
+        "timestamp",
+        "name",
+        "user_id",
+        "session_id",
+        "input",
+        "output",
+        "metadata",
+        "tags",
+        "public",
+        "release",
+        "version",
+        "environment",
+        "run_uuid",
+        "state",
+    ),
+    "observations": (
+        "project_id",
+        "id",
+        "trace_id",
+        "type",
+        "parent_observation_id",
+        "name",
+        "start_time",
+        "end_time",
+        "completion_start_time",
+        "input",
+        "output",
+        "metadata",
+        "level",
+        "status_message",
+        "version",
+        "release",
+        "environment",
+        "model",
+        "model_parameters",
+        "usage_details",
+        "cost_details",
+        "cost_source",
+        "total_cost",
+        "prompt_name",
+        "prompt_version",
+        "experiment",
+        "state",
+    ),
+    "scores": (
+        "project_id",
+        "id",
+        "name",
+        "data_type",
+        "value",
+        "string_value",
+        "source",
+        "trace_id",
+        "observation_id",
+        "session_id",
+        "dataset_run_id",
+        "comment",
+        "metadata",
+        "config_id",
+        "queue_id",
+        "environment",
+        "timestamp",
+        "state",
+    ),
+}
+
+
+def _upsert_sql(table: Table) -> str:
+    columns = _COLUMNS[table]
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[2:])
+    placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"ON CONFLICT (project_id, id) DO UPDATE SET {updates}, updated_at = now()"
+    )
+
+
+_UPSERT = {table: _upsert_sql(table) for table in _COLUMNS}  # type: ignore[arg-type]
+
+
+async def lock_ids(conn: Connection, project_id: str, keys: Iterable[str]) -> None:
+    """Serialize merges of the same ids across replicas (transaction-scoped, ordered locks)."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended($1 || '/' || k, 0)"
+        " AS h FROM unnest($2::text[]) AS k ORDER BY h) AS ordered",
+        project_id,
+        sorted(set(keys)),
+    )
+
+
+async def states(
+    conn: Connection, table: Table, project_id: str, ids: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """The stored merge states of ``ids`` (absent ids are new)."""
+    rows = await conn.fetch(
+        f"SELECT id, state FROM {table} WHERE project_id = $1 AND id = ANY($2::text[])",
+        project_id,
+        list(ids),
+    )
+    return {row["id"]: row["state"] for row in rows}
+
+
+async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        columns = _COLUMNS[table]
+        await conn.executemany(_UPSERT[table], [[row[c] for c in columns] for row in rows])
+
+
+async def upsert_sessions(
+    conn: Connection, project_id: str, traces: Sequence[dict[str, Any]]
+) -> None:
+    """Sessions named by ``traces`` (rows), starting at their earliest trace."""
+    found: dict[str, tuple[Any, str]] = {}
+    for row in traces:
+        session = row["session_id"]
+        if session and (session not in found or row["timestamp"] < found[session][0]):
+            found[session] = (row["timestamp"], row["environment"])
+    if found:
+        await conn.executemany(
+            "INSERT INTO sessions (project_id, id, created_at, environment) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (project_id, id) DO UPDATE"
+            " SET created_at = LEAST(sessions.created_at, EXCLUDED.created_at)",
+            [(project_id, sid, at, env) for sid, (at, env) in found.items()],
+        )

@@ -1,0 +1,201 @@
+"""The unmodified Langfuse Python SDK and the captured legacy batch against a real stack."""
+
+from __future__ import annotations
+
+import copy
+import uuid
+
+import pytest
+
+from .conftest import LangfuseServer, capture
+
+SDK_SCRIPT = r"""
+import json
+from langfuse import Langfuse, propagate_attributes
+
+lf = Langfuse()
+assert lf.auth_check()
+with lf.start_as_current_observation(name="handle-request", input={"q": "2+2?"}) as root:
+    with propagate_attributes(user_id="user-42", session_id="sess-7", tags=["sdk", "demo"],
+                              metadata={"tenant": "acme"}, trace_name="qa-pipeline"):
+        with lf.start_as_current_observation(name="agent-loop", as_type="agent") as agent:
+            for kind in ("tool", "chain", "retriever", "evaluator", "embedding", "guardrail"):
+                with lf.start_as_current_observation(name=f"{kind}-step", as_type=kind,
+                                                     input={"kind": kind}) as step:
+                    step.update(output="ok")
+            with lf.start_as_current_observation(
+                name="llm-counted", as_type="generation", model="gpt-4o-mini",
+                usage_details={"input": 1000, "output": 100},
+                model_parameters={"temperature": 0},
+                input=[{"role": "user", "content": "2+2?"}],
+            ) as counted:
+                counted.update(output={"role": "assistant", "content": "4"})
+            with lf.start_as_current_observation(
+                name="llm-paid", as_type="generation", model="gpt-4o",
+                usage_details={"input": 10, "output": 5},
+                cost_details={"input": 0.25, "output": 0.5},
+            ) as paid:
+                paid.score(name="latency-ok", value=1, data_type="BOOLEAN")
+        lf.create_event(name="cache-miss", input={"key": "2+2"}, level="WARNING",
+                        status_message="miss")
+        root.update(output={"answer": "4"})
+        root.score_trace(name="correctness", value=0.9, comment="close enough")
+        trace_id = lf.get_current_trace_id()
+lf.create_score(name="tone", value="neutral", trace_id=trace_id, data_type="CATEGORICAL")
+lf.create_score(name="session-rating", value=4, session_id="sess-7")
+lf.flush()
+lf.shutdown()
+print(json.dumps({"trace_id": trace_id}))
+"""
+
+TYPES = {
+    "SPAN",
+    "AGENT",
+    "TOOL",
+    "CHAIN",
+    "RETRIEVER",
+    "EVALUATOR",
+    "EMBEDDING",
+    "GUARDRAIL",
+    "GENERATION",
+    "EVENT",
+}
+
+
+def test_the_langfuse_sdk_traces_and_scores_read_back(langfuse: LangfuseServer):
+    trace_id = langfuse.run_sdk(SDK_SCRIPT)["trace_id"]
+    trace = langfuse.trace(trace_id, observations=11, scores=3)
+    assert trace["name"] == "qa-pipeline"
+    assert (trace["userId"], trace["sessionId"]) == ("user-42", "sess-7")
+    assert sorted(trace["tags"]) == ["demo", "sdk"]
+    assert trace["metadata"] == {"tenant": "acme"}
+    assert (trace["input"], trace["output"]) == ({"q": "2+2?"}, {"answer": "4"})
+    by_name = {o["name"]: o for o in trace["observations"]}
+    assert {o["type"] for o in trace["observations"]} == TYPES
+    agent = by_name["agent-loop"]
+    assert by_name["tool-step"]["parentObservationId"] == agent["id"]
+    assert by_name["handle-request"]["parentObservationId"] is None
+    assert agent["parentObservationId"] == by_name["handle-request"]["id"]
+    assert by_name["tool-step"]["input"] == {"kind": "tool"}
+    event = by_name["cache-miss"]
+    assert (event["type"], event["level"], event["statusMessage"]) == ("EVENT", "WARNING", "miss")
+
+    # cost: computed from token counts, or left exactly as the client sent it
+    counted = by_name["llm-counted"]
+    assert counted["model"] == "gpt-4o-mini"
+    assert counted["modelParameters"] == {"temperature": 0}
+    assert counted["usageDetails"] == {"input": 1000, "output": 100, "total": 1100}
+    assert counted["costDetails"]["input"] == pytest.approx(1000 * 0.15e-6)
+    assert counted["costDetails"]["output"] == pytest.approx(100 * 0.6e-6)
+    assert counted["costDetails"]["total"] == pytest.approx(1000 * 0.15e-6 + 100 * 0.6e-6)
+    assert by_name["llm-paid"]["costDetails"] == {"input": 0.25, "output": 0.5}
+    assert trace["totalCost"] == pytest.approx(0.75 + counted["costDetails"]["total"])
+
+    scores = {s["name"]: s for s in trace["scores"]}
+    assert scores["latency-ok"]["observationId"] == by_name["llm-paid"]["id"]
+    assert (scores["latency-ok"]["dataType"], scores["latency-ok"]["value"]) == ("BOOLEAN", 1.0)
+    assert (scores["correctness"]["value"], scores["correctness"]["comment"]) == (
+        0.9,
+        "close enough",
+    )
+    assert scores["tone"]["stringValue"] == "neutral"
+
+    session = langfuse.get("/api/public/sessions/sess-7")
+    assert [t["id"] for t in session["traces"]] == [trace_id]
+    rating = langfuse.get("/api/public/v3/scores", sessionId="sess-7")["data"]
+    assert [(s["name"], s["value"]) for s in rating] == [("session-rating", 4.0)]
+    generations = langfuse.get("/api/public/v2/observations", traceId=trace_id, type="GENERATION")
+    assert {o["name"] for o in generations["data"]} == {"llm-counted", "llm-paid"}
+    listed = langfuse.get("/api/public/traces", userId="user-42", tags="sdk")
+    assert trace_id in [t["id"] for t in listed["data"]]
+
+
+def _legacy_batch() -> dict:
+    body = copy.deepcopy(capture("001_POST_api_public_ingestion.json")["body"])
+    fresh = {}  # new ids, so the test can run against a stack that saw the capture before
+
+    def renamed(value: str) -> str:
+        return fresh.setdefault(value, str(uuid.uuid4()))
+
+    for event in body["batch"]:
+        event["id"] = renamed(event["id"])
+        for key in ("id", "traceId"):
+            if key in event["body"]:
+                event["body"][key] = renamed(event["body"][key])
+    return body
+
+
+def test_the_captured_legacy_batch_answers_207_and_a_bad_event_fails_alone(
+    langfuse: LangfuseServer,
+):
+    body = _legacy_batch()
+    expected = capture("001_POST_api_public_ingestion.json")["response"]
+    good_ids = [e["id"] for e in body["batch"]]
+    body["batch"].append(
+        {
+            "id": "bad-1",
+            "type": "span-create",
+            "timestamp": "2026-11-29T21:12:22Z",
+            "body": {"id": "x", "name": "no trace"},
+        }
+    )
+    reply = langfuse.http.post("/api/public/ingestion", json=body)
+    assert reply.status_code == expected["status"] == 207
+    result = reply.json()
+    assert [s["id"] for s in result["successes"]] == good_ids
+    assert all(s["status"] == 201 for s in result["successes"])
+    [error] = result["errors"]
+    assert (error["id"], error["status"], error["message"]) == (
+        "bad-1",
+        400,
+        "Invalid request data",
+    )
+
+    trace_id = body["batch"][0]["body"]["id"]
+    trace = langfuse.trace(trace_id, observations=3, scores=2)
+    assert (trace["name"], trace["userId"], trace["output"]) == (
+        "legacy-trace",
+        "user-42",
+        {"answer": "4"},
+    )
+    generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
+    assert generation["costDetails"] == {"input": 1e-05, "output": 2e-06}  # as sent
+    assert generation["output"] == "4"
+
+    # (d) the same batch again: nothing is duplicated and nothing changes
+    again = langfuse.http.post("/api/public/ingestion", json=body)
+    assert again.status_code == 207
+    langfuse.http.post("/api/public/ingestion", json={"batch": [body["batch"][0]]})
+    after = langfuse.trace(trace_id, observations=3, scores=2)
+    assert len(after["observations"]) == 3
+    assert len(after["scores"]) == 2
+    assert after["updatedAt"] == trace["updatedAt"]
+    listed = langfuse.get("/api/public/traces", name="legacy-trace")
+    assert [t["id"] for t in listed["data"]].count(trace_id) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [([1, 2], 400), ({"batch": "x"}, 400), ("not json", 400)],
+)
+def test_a_malformed_ingestion_body_is_a_400(langfuse: LangfuseServer, body, status):
+    content = body if isinstance(body, str) else None
+    reply = langfuse.http.post(
+        "/api/public/ingestion", json=None if content else body, content=content
+    )
+    assert reply.status_code == status
+    assert set(reply.json()) == {"message", "error"}
+
+
+def test_wrong_keys_are_a_langfuse_shaped_401(langfuse: LangfuseServer):
+    reply = langfuse.http.get("/api/public/projects", auth=("pk-ax-nope", "sk-ax-nope"))
+    assert reply.status_code == 401
+    assert set(reply.json()) == {"message", "error"}
+    assert (
+        langfuse.http.get(
+            "/api/public/traces", auth=None, headers={"Authorization": ""}
+        ).status_code
+        == 401
+    )
+    projects = langfuse.get("/api/public/projects")["data"]
+    assert projects[0]["id"] == langfuse.keys["project"]["id"]

@@ -1,0 +1,177 @@
+"""The notifications service in-process on real NATS and PostgreSQL, and a real receiver."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest_asyncio
+import uvicorn
+
+from axonal_bus import rpc
+from axonal_bus.errors import AxonalError
+from axonal_bus.outbox import event_headers
+from axonal_bus.ping import ping
+from axonal_bus.service import ServiceSettings
+from axonal_db import connect
+from axonal_events import CloudEvent, EventData
+from axonal_events.webhooks import (
+    DeliveryInfo,
+    DeliveryList,
+    ListDeliveries,
+    ListWebhooks,
+    WebhookInfo,
+    WebhookList,
+)
+from axonal_notifications.app import build_notifications_app
+from axonal_notifications.settings import NotificationSettings
+from axonal_testing.waiting import wait_for
+
+#: Fast retries and a short timeout, loopback receivers allowed (explicitly, as in tests only).
+FAST = {
+    "retry_schedule": [0.05, 0.1, 0.1],
+    "attempt_timeout": 0.5,
+    "breaker_threshold": 1000,
+    "breaker_cooldown": 0.2,
+    "poll_interval": 0.05,
+    "allow_networks": ["127.0.0.1/32"],
+}
+
+
+@dataclass(frozen=True)
+class Hit:
+    headers: dict[str, str]
+    body: bytes
+    status: int
+
+
+@dataclass
+class Receiver:
+    """An HTTP server on 127.0.0.1 recording every request; ``status`` is what it answers
+    (``None``: it never answers). :meth:`stop` / :meth:`start` make it refuse connections."""
+
+    port: int = 0
+    status: int | None = 200
+    hits: list[Hit] = field(default_factory=list)
+    _server: uvicorn.Server | None = None
+    _task: asyncio.Task[Any] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def delivered(self) -> list[Hit]:
+        return [h for h in self.hits if 200 <= h.status < 300]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        status = self.status
+        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+        self.hits.append(Hit(headers, body, status or 0))
+        if status is None:
+            await asyncio.sleep(3600)
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": f"answered {status}".encode()})
+
+    async def start(self) -> None:
+        config = uvicorn.Config(
+            self, host="127.0.0.1", port=self.port, lifespan="off", log_level="warning",
+            timeout_graceful_shutdown=0.2,
+        )  # fmt: skip
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._server.serve())
+        await wait_for(lambda: self._server.started, message="receiver listening")
+        self.port = self._server.servers[0].sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        assert self._server is not None
+        assert self._task is not None
+        self._server.should_exit = True
+        await asyncio.wait_for(self._task, 10)
+
+
+@pytest_asyncio.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    found = Receiver()
+    await found.start()
+    try:
+        yield found
+    finally:
+        with contextlib.suppress(Exception):
+            await found.stop()
+
+
+@pytest_asyncio.fixture
+async def start_notifications(bus_settings, database_url, nats_client):
+    """``await start_notifications(**settings)`` runs the service until the test ends."""
+    apps: list[tuple[Any, asyncio.Task[Any]]] = []
+
+    async def start(**overrides: Any) -> ServiceSettings:
+        settings = ServiceSettings(
+            nats_url=bus_settings.nats_url,
+            namespace=bus_settings.namespace,
+            database_url=database_url,
+            log_json=True,
+        )
+        app = build_notifications_app(settings, NotificationSettings(**(FAST | overrides)))
+        apps.append((app, asyncio.create_task(app.run())))
+
+        async def healthy() -> bool:
+            try:
+                reply = await ping(nats_client, settings.subjects, "notifications", 0.5)
+                await call(
+                    nats_client, settings, "list_webhooks", ListWebhooks(project="a/b"), WebhookList
+                )
+            except AxonalError:
+                return False
+            return reply.status == "ok"
+
+        await wait_for(healthy, timeout=20, message="notifications answers ping")
+        return settings
+
+    try:
+        yield start
+    finally:
+        for app, task in apps:
+            app.exit()
+            await asyncio.wait_for(task, 10)
+        conn = await connect(database_url)
+        try:  # the next test's worker must not retry this test's deliveries
+            await conn.execute("DELETE FROM notifications.webhooks")
+            await conn.execute("DELETE FROM notifications.endpoints")
+        finally:
+            await conn.close()
+
+
+@pytest_asyncio.fixture
+async def notifications(start_notifications) -> ServiceSettings:
+    return await start_notifications()
+
+
+def project() -> str:
+    return f"acme/p{uuid.uuid4().hex[:8]}"
+
+
+async def call(nc, settings, method, payload, reply):
+    return await rpc.request(nc, settings.subjects.rpc("notifications", method), payload, reply)
+
+
+async def publish(nc, settings, event: CloudEvent[EventData], msg_id: str | None = None) -> None:
+    headers = event_headers(event) | ({"Nats-Msg-Id": msg_id} if msg_id else {})
+    await nc.jetstream().publish(
+        settings.subjects.event(event.event_type), event.to_json(), headers=headers
+    )
+
+
+async def deliveries(nc, settings, hook: WebhookInfo, **query: Any) -> list[DeliveryInfo]:
+    payload = ListDeliveries(project=hook.project, webhook_id=hook.id, **query)
+    return (await call(nc, settings, "deliveries", payload, DeliveryList)).deliveries

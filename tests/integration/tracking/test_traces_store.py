@@ -1,0 +1,260 @@
+"""Trace batches on real NATS and PostgreSQL: merged by id in event-time order, stored once."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from axonal_bus import rpc
+from axonal_db import connect
+from axonal_events import StreamKind
+from axonal_events.traces import (
+    GetTrace,
+    ListObservations,
+    ListScores,
+    ListSessions,
+    ListTraces,
+    ObservationPage,
+    ObservationRecord,
+    ScorePage,
+    ScoreRecord,
+    SessionPage,
+    TraceBatch,
+    TraceDetail,
+    TracePage,
+    TraceRecord,
+)
+from axonal_testing.bus import read_stream
+from axonal_testing.waiting import wait_for
+
+PROJECT = "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
+T0 = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+def batch(**records) -> TraceBatch:
+    return TraceBatch(project_id=PROJECT, project="acme/llm", received_at=T0, **records)
+
+
+async def publish(js, subjects, data: TraceBatch | bytes) -> None:
+    payload = data if isinstance(data, bytes) else data.model_dump_json(exclude_none=True).encode()
+    headers = {"Nats-Msg-Id": uuid.uuid4().hex}
+    await js.publish(subjects.ingest(f"traces.{PROJECT}"), payload, headers=headers)
+
+
+async def call(nc, subjects, method, request, reply):
+    return await rpc.request(nc, subjects.rpc("tracking", method), request, reply)
+
+
+async def detail(nc, subjects, trace_id: str, observations: int = 0) -> TraceDetail:
+    async def stored():
+        try:
+            found = await call(
+                nc, subjects, "get_trace", GetTrace(project_id=PROJECT, id=trace_id), TraceDetail
+            )
+        except Exception:
+            return None
+        return found if len(found.observations) >= observations else None
+
+    return await wait_for(stored, timeout=20, message=f"trace {trace_id} stored")
+
+
+async def trace_events(js, subjects, count: int) -> list[dict]:
+    """The ``trace.ingested`` events once there are ``count`` of them."""
+
+    async def enough():
+        found = await read_stream(
+            js, subjects.stream_name(StreamKind.EVENTS), subjects.event("trace.ingested")
+        )
+        return found if len(found) >= count else None
+
+    found = await wait_for(enough, timeout=20, message=f"{count} trace.ingested events")
+    return [json.loads(data) for _, data, _ in found]
+
+
+async def table_counts(database_url):
+    conn = await connect(database_url)
+    try:
+        return {
+            t: await conn.fetchval(f"SELECT count(*) FROM tracking.{t}")
+            for t in ("traces", "observations", "scores", "sessions")
+        } | {"updated": await conn.fetchval("SELECT max(updated_at) FROM tracking.observations")}
+    finally:
+        await conn.close()
+
+
+async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothing(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    trace_id = uuid.uuid4().hex
+    first = batch(
+        traces=[
+            TraceRecord(
+                id=trace_id, event_time=at(5), name="new-name", tags=["b"], metadata={"k": 2}
+            ),
+            TraceRecord(
+                id=trace_id,
+                event_time=at(1),
+                timestamp=at(1),
+                name="old-name",
+                user_id="u",
+                session_id="s-1",
+                tags=["a"],
+                metadata={"k": 1, "j": 1},
+            ),
+        ],
+        observations=[
+            ObservationRecord(
+                id="o1",
+                trace_id=trace_id,
+                type="GENERATION",
+                event_time=at(1),
+                start_time=at(1),
+                model="gpt-4o-mini",
+                name="llm",
+                usage_details={"input": 1000, "output": 100},
+            ),
+            ObservationRecord(
+                id="o2",
+                trace_id=trace_id,
+                type="GENERATION",
+                event_time=at(1),
+                start_time=at(2),
+                model="gpt-4o-mini",
+                name="paid",
+                usage_details={"input": 10},
+                cost_details={"input": 0.5},
+            ),
+        ],
+        scores=[ScoreRecord(id="s1", event_time=at(3), name="q", value=1.0, trace_id=trace_id)],
+    )
+    await publish(js, subjects, first)
+    found = await detail(nats_client, subjects, trace_id, observations=2)
+    trace = found.trace
+    assert trace.name == "new-name"  # the later event wins whatever the arrival order
+    assert trace.tags == ["a", "b"]
+    assert trace.metadata == {"k": 2, "j": 1}
+    assert (trace.user_id, trace.session_id, trace.timestamp) == ("u", "s-1", at(1))
+    llm, paid = found.observations
+    assert llm.cost_source == "computed"
+    assert llm.cost_details["input"] == 1000 * 0.15e-6
+    assert llm.usage_details == {"input": 1000, "output": 100, "total": 1100}
+    assert (paid.cost_source, paid.cost_details) == ("client", {"input": 0.5})
+    assert trace.total_cost == llm.cost_details["total"] + 0.5
+    assert [s.name for s in found.scores] == ["q"]
+
+    ingested = await trace_events(js, subjects, 1)
+    assert ingested[0]["data"] == {
+        "project_id": PROJECT,
+        "trace_id": trace_id,
+        "trace_changed": True,
+        "observations": 2,
+        "scores": 1,
+    }
+    before = await table_counts(database_url)
+    await publish(js, subjects, first)  # redelivered / re-sent: nothing changes
+    # an older update arriving late sets only what was unset; a newer one overwrites
+    for obs_id, at_seconds, fields in (
+        ("o1", 0.5, {"output": "older"}),
+        ("o2", 9, {"end_time": at(10), "level": "ERROR"}),
+    ):
+        update = ObservationRecord(
+            id=obs_id, trace_id=trace_id, type="GENERATION", event_time=at(at_seconds), **fields
+        )
+        await publish(js, subjects, batch(observations=[update]))
+
+    async def settled():
+        found = await detail(nats_client, subjects, trace_id, observations=2)
+        return found if found.observations[1].level == "ERROR" else None
+
+    found = await wait_for(settled, timeout=20, message="the last update stored")
+    later = [e["data"] for e in await trace_events(js, subjects, 3)]
+    assert (
+        later[1:]
+        == [  # nothing for the redelivered batch; one per later change
+            {
+                "project_id": PROJECT,
+                "trace_id": trace_id,
+                "trace_changed": False,
+                "observations": 1,
+                "scores": 0,
+            },
+        ]
+        * 2
+    )
+    after = await table_counts(database_url)
+    assert (
+        {k: after[k] for k in ("traces", "observations", "scores", "sessions")}
+        == {
+            "traces": 1,
+            "observations": 2,
+            "scores": 1,
+            "sessions": 1,
+        }
+        == {k: before[k] for k in ("traces", "observations", "scores", "sessions")}
+    )
+    assert found.observations[0].output == "older"
+    assert found.observations[1].end_time == at(10)
+
+    page = await call(
+        nats_client,
+        subjects,
+        "list_traces",
+        ListTraces(project_id=PROJECT, user_id="u", tags=["a"]),
+        TracePage,
+    )
+    assert [t.id for t in page.data] == [trace_id]
+    assert page.meta.total_items == 1
+    none = await call(
+        nats_client,
+        subjects,
+        "list_traces",
+        ListTraces(project_id=PROJECT, tags=["zzz"]),
+        TracePage,
+    )
+    assert none.data == []
+    sessions = await call(
+        nats_client, subjects, "list_sessions", ListSessions(project_id=PROJECT), SessionPage
+    )
+    assert [(s.id, s.trace_ids) for s in sessions.data] == [("s-1", [trace_id])]
+    first_page = await call(
+        nats_client,
+        subjects,
+        "list_observations",
+        ListObservations(project_id=PROJECT, limit=1, session_id="s-1"),
+        ObservationPage,
+    )
+    assert [o.id for o in first_page.data] == ["o2"]
+    second = await call(
+        nats_client,
+        subjects,
+        "list_observations",
+        ListObservations(project_id=PROJECT, limit=1, cursor=first_page.cursor),
+        ObservationPage,
+    )
+    assert [o.id for o in second.data] == ["o1"]
+    assert second.cursor is None
+    scores = await call(
+        nats_client,
+        subjects,
+        "list_scores",
+        ListScores(project_id=PROJECT, trace_id=trace_id),
+        ScorePage,
+    )
+    assert [s.id for s in scores.data] == ["s1"]
+
+
+async def test_a_malformed_batch_goes_to_the_dlq(tracking, nats_client):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    await publish(js, subjects, json.dumps({"project_id": PROJECT, "traces": "x"}).encode())
+
+    async def dead():
+        return await read_stream(js, subjects.stream_name(StreamKind.DLQ))
+
+    [(_, _, headers)] = await wait_for(dead, timeout=20, message="dead-lettered")
+    assert "not a trace batch" in headers["Axonal-Dlq-Reason"], headers

@@ -1,0 +1,150 @@
+"""Bodies of the public ingestion endpoints: protobuf -> OTLP-JSON, gzip, limits; batching."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gzip
+import inspect
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from google.protobuf import json_format
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from starlette.requests import Request
+
+from axonal_api.otlp_body import BodyError, otlp_export, read_body
+from axonal_api.routes import public_read
+from axonal_api.trace_publish import RecordTooLarge, _batches
+from axonal_events.api_keys import KeyProject
+from axonal_events.traces import (
+    ListObservations,
+    ListScores,
+    ListSessions,
+    ListTraces,
+    ObservationRecord,
+    TraceRecord,
+)
+from axonal_traces import convert_export
+
+CAPTURE = (
+    Path(__file__).parents[3].parent
+    / "shared/conformance/langfuse-sdk-captures/v5/013_POST_api_public_otel_v1_traces.json"
+)
+PROJECT = KeyProject(id="p1", owner="acme", name="llm")
+
+
+def protobuf_of(export: dict) -> bytes:
+    """The SDK's wire form of an OTLP-JSON export (ids as bytes)."""
+    export = json.loads(json.dumps(export))
+    for resource in export["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(key):
+                        span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+    return json_format.ParseDict(export, ExportTraceServiceRequest()).SerializeToString()
+
+
+def test_a_protobuf_export_decodes_to_the_same_records_as_its_json():
+    export = json.loads(CAPTURE.read_text())["body"]["otlp_json"]
+    decoded = otlp_export(protobuf_of(export), "application/x-protobuf")
+    from_proto = convert_export(decoded, project_id="p1")
+    from_json = convert_export(export, project_id="p1")
+    assert from_proto.observations == from_json.observations
+    assert from_proto.traces == from_json.traces
+
+
+@pytest.mark.parametrize(
+    ("raw", "content_type", "status"),
+    [
+        (b"\xff\xff", "application/x-protobuf", 400),
+        (b"{", "application/json", 400),
+        (b"{}", "text/plain", 415),
+    ],
+)
+def test_bad_bodies(raw, content_type, status):
+    with pytest.raises(BodyError) as caught:
+        otlp_export(raw, content_type)
+    assert caught.value.status == status
+
+
+def test_records_are_cut_into_batches_under_the_limit():
+    now = datetime.now(UTC)
+    records = [
+        ObservationRecord(id=f"o{i}", trace_id="t", event_time=now, input="x" * 1000)
+        for i in range(50)
+    ]
+    batches = _batches(PROJECT, [TraceRecord(id="t", event_time=now), *records], 10_000)
+    assert len(batches) > 1
+    assert sum(len(b.observations) for b in batches) == 50
+    assert all(len(b.model_dump_json(exclude_none=True)) <= 10_000 for b in batches)
+    assert batches[0].traces[0].id == "t"
+    assert {b.project for b in batches} == {"acme/llm"}
+    with pytest.raises(RecordTooLarge):
+        _batches(
+            PROJECT,
+            [ObservationRecord(id="big", trace_id="t", event_time=now, input="x" * 20_000)],
+            10_000,
+        )
+
+
+def test_gzip_bodies_are_read_within_the_limit():
+    def request(body: bytes, **headers: str) -> Request:
+        async def receive():
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        raw_headers = [(k.replace("_", "-").encode(), v.encode()) for k, v in headers.items()]
+        return Request({"type": "http", "headers": raw_headers}, receive)
+
+    packed = gzip.compress(b"a" * 5000)
+    assert asyncio.run(read_body(request(packed, content_encoding="gzip"), 10_000)) == b"a" * 5000
+    for body, headers in ((packed, {"content_encoding": "gzip"}), (b"a" * 5000, {})):
+        with pytest.raises(BodyError) as caught:
+            asyncio.run(read_body(request(body, **headers), 1000))
+        assert caught.value.status == 413
+    with pytest.raises(BodyError) as caught:
+        asyncio.run(read_body(request(b"not gzip", content_encoding="gzip"), 1000))
+    assert caught.value.status == 400
+
+
+@pytest.mark.parametrize(
+    ("route", "model", "renames"),
+    [
+        (public_read.list_traces, ListTraces, {}),
+        (
+            public_read.list_observations,
+            ListObservations,
+            {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
+        ),
+        (public_read.list_sessions, ListSessions, {}),
+        (public_read.list_scores_v3, ListScores, {"experimentId": "dataset_run_id"}),
+        (public_read.list_scores_v2, ListScores, {"scoreIds": "id"}),
+    ],
+)
+def test_every_query_parameter_of_a_read_route_is_a_field_of_its_query(route, model, renames):
+    names = [n for n in inspect.signature(route).parameters if n not in ("gw", "project")]
+    values = {
+        "environment": ["e"],
+        "tags": ["t"],
+        "id": ["i"],
+        "scoreIds": ["i"],
+        "type": "SPAN",
+        "level": "ERROR",
+        "source": "API",
+        "dataType": "NUMERIC",
+        "page": 2,
+        "limit": 3,
+        "valueMin": 0.5,
+        "valueMax": 1.5,
+        "fromTimestamp": datetime.now(UTC),
+        "toTimestamp": datetime.now(UTC),
+        "fromStartTime": datetime.now(UTC),
+        "toStartTime": datetime.now(UTC),
+    }
+    params = {name: values.get(name, "x") for name in names}
+    query = public_read._query(model, PROJECT, params | {"gw": None, "project": None}, **renames)
+    assert query.project_id == PROJECT.id
+    assert len(query.model_fields_set) == len(names) + 1

@@ -1,0 +1,98 @@
+"""Merging trace records by event time, and the rows (usage, cost) derived from the state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from axonal_tracking.domain.trace_merge import merge
+from axonal_tracking.domain.trace_rows import observation_row, trace_row
+
+EARLIEST = frozenset({"timestamp"})
+
+
+def test_later_fields_win_whatever_the_arrival_order():
+    updates = [
+        (2, {"name": "new", "tags": ["b"]}),
+        (1, {"name": "old", "user_id": "u", "tags": ["a"]}),
+    ]
+    state = merge(None, updates)
+    assert state["v"] == {"name": "new", "user_id": "u", "tags": ["a", "b"]}
+    late_old = merge(state, [(0, {"name": "older", "release": "r"})])
+    assert late_old["v"]["name"] == "new"  # an older record sets only what is unset
+    assert late_old["v"]["release"] == "r"
+
+
+def test_metadata_merges_key_by_key():
+    state = merge(None, [(1, {"metadata": {"a": 1, "b": 1}}), (2, {"metadata": {"b": 2}})])
+    state = merge(state, [(0, {"metadata": {"a": 0, "c": 0}})])
+    assert state["v"]["metadata"] == {"a": 1, "b": 2, "c": 0}
+
+
+def test_applying_the_same_records_again_changes_nothing():
+    updates = [(1, {"name": "x", "tags": ["a"], "metadata": {"k": 1}}), (3, {"output": 4})]
+    once = merge(None, updates)
+    assert merge(once, updates) == once
+
+
+def test_earliest_fields_keep_the_smallest_time():
+    state = merge(None, [(5, {"timestamp": "2026-01-01T00:00:05+00:00"})], earliest=EARLIEST)
+    state = merge(state, [(9, {"timestamp": "2026-01-01T00:00:01+00:00"})], earliest=EARLIEST)
+    state = merge(state, [(9, {"timestamp": "2026-01-01T00:00:03Z"})], earliest=EARLIEST)
+    assert trace_row("p", "t", state)["timestamp"] == datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
+
+
+def test_a_trace_without_timestamp_starts_at_its_first_event():
+    row = trace_row("p", "t", merge(None, [(1_000_000, {"name": "n"})]))
+    assert row["timestamp"] == datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC)
+    assert (row["environment"], row["tags"], row["metadata"]) == ("default", [], {})
+
+
+def generation(**fields):
+    return merge(None, [(1, {"trace_id": "t", "type": "GENERATION", **fields})])
+
+
+def test_cost_is_computed_from_usage_and_the_total_added():
+    row = observation_row("p", "o", generation(model="gpt-4o", usage_details={"input": 100}), None)
+    assert row["usage_details"] == {"input": 100, "total": 100}
+    assert row["cost_source"] == "computed"
+    assert row["cost_details"] == {
+        "input": pytest.approx(100 * 2.5e-6),
+        "total": pytest.approx(100 * 2.5e-6),
+    }
+    assert row["total_cost"] == pytest.approx(100 * 2.5e-6)
+
+
+def test_client_cost_is_kept_exactly_as_sent():
+    sent = {"input": 0.5, "output": 0.25}
+    row = observation_row(
+        "p", "o", generation(model="gpt-4o", usage_details={"input": 9}, cost_details=sent), None
+    )
+    assert (row["cost_details"], row["cost_source"], row["total_cost"]) == (sent, "client", 0.75)
+
+
+def test_unknown_models_cost_nothing():
+    row = observation_row("p", "o", generation(model="mine", usage_details={"input": 9}), None)
+    assert (row["cost_details"], row["cost_source"], row["total_cost"]) == ({}, "none", 0.0)
+
+
+def test_text_without_usage_is_counted_for_known_models_only():
+    calls = []
+
+    def count(model, value):
+        calls.append((model, value))
+        return len(str(value))
+
+    row = observation_row("p", "o", generation(model="gpt-4o", input="hello", output="hi"), count)
+    assert row["usage_details"] == {"input": 5, "output": 2, "total": 7}
+    assert row["cost_source"] == "computed"
+    span = merge(None, [(1, {"trace_id": "t", "type": "SPAN", "model": "gpt-4o", "input": "x"})])
+    assert observation_row("p", "o", span, count)["usage_details"] == {}
+    assert (
+        observation_row("p", "o", generation(model="gpt-4o", input="x"), lambda m, v: None)[
+            "usage_details"
+        ]
+        == {}
+    )
+    assert len(calls) == 2
