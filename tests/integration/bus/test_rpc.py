@@ -57,7 +57,7 @@ async def test_unexpected_error_is_an_internal_error_reply_not_a_timeout(calcula
     started = time.monotonic()
     with pytest.raises(RemoteError, match="internal") as info:
         await rpc.request(nats_client, calculator, Add(a=13, b=0), Sum, timeout=5)
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 4  # answered, not cut by the 5 s timeout
     assert "unlucky" not in str(info.value)  # no internals leak to the caller
 
 

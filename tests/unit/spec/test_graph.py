@@ -1,7 +1,6 @@
 """The DAG: edges from dependencies, param refs and event refs; orphans; cycles; layers."""
 
 import re
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -137,35 +136,29 @@ def test_empty_pipeline():
     assert upstream({}) == {}
 
 
-def test_two_thousand_op_chain_is_fast():
+def test_a_two_thousand_op_chain_is_layered():  # speed: bench/spec.py
     names = [f"op{i}" for i in range(2000)]
     ops = {n: OpEdges(dependencies=[names[i - 1]] if i else []) for i, n in enumerate(names)}
-    start = time.perf_counter()
     layers = topological_layers(ops)
-    assert time.perf_counter() - start < 0.5
     assert layers == [[n] for n in names]
 
 
-def test_long_cycle_is_found_fast_without_recursion():
+def test_a_long_cycle_is_found_without_recursion():
     names = [f"op{i}" for i in range(3000)]
     ops = {n: OpEdges(dependencies=[names[i - 1]]) for i, n in enumerate(names)}  # op0 <- op2999
-    start = time.perf_counter()
     with pytest.raises(SpecError) as exc:
         topological_layers(ops)
-    assert time.perf_counter() - start < 0.5
     message = exc.value.problems[0].message
     assert message.startswith("Pipeline's graph is not acyclic: op0 -> op1 -> op2")
     assert message.endswith("op2999 -> op0")
 
 
-def test_wide_fan_out_and_fan_in_are_fast():
+def test_wide_fan_out_and_fan_in_are_layered():
     leaves = [f"leaf{i}" for i in range(5000)]
     ops = {"root": OpEdges()}
     ops.update({n: OpEdges(param_refs=["ops.root"]) for n in leaves})
     ops["sink"] = OpEdges(dependencies=leaves)
-    start = time.perf_counter()
     layers = topological_layers(ops)
-    assert time.perf_counter() - start < 0.5
     assert layers == [["root"], leaves, ["sink"]]
     assert len(downstream(ops)["root"]) == 5000
 

@@ -1,6 +1,5 @@
 import json
 import math
-import time
 from pathlib import Path
 
 import pytest
@@ -304,17 +303,15 @@ def test_grid_size_does_not_materialise():
     assert grid_size(matrix) == 10**18
 
 
-def test_ten_thousand_point_grid_expands_fast():
+def test_a_ten_thousand_point_grid_expands():  # speed: bench/spec.py
     matrix = parse_matrix(
         {
             "kind": "grid",
             "params": {f"p{i}": {"kind": "range", "value": "0:10:1"} for i in range(4)},
         }
     )
-    started = time.perf_counter()
     runs = expand(matrix)
     assert len(runs) == 10_000
-    assert time.perf_counter() - started < 0.5
 
 
 @settings(max_examples=50, deadline=None)

@@ -1,7 +1,5 @@
 """Templates: native rendering, the sandbox, ops./dag. rejection, and the run context."""
 
-import time
-
 import pytest
 
 from axonal_spec.context import GLOBAL_KEYS, ParamInfo, build_context, build_globals
@@ -175,11 +173,9 @@ def test_is_template():
     assert not is_template(3)
 
 
-def test_rendering_is_fast_for_many_values():
+def test_many_values_render_in_one_pass():  # its speed: bench/spec.py
     values = [f"--p{i}={{{{ lr }}}}" for i in range(2000)]
-    start = time.perf_counter()
     assert render(values, CTX, location="x")[1999] == "--p1999=0.1"
-    assert time.perf_counter() - start < 2
 
 
 # --- globals and the run context -------------------------------------------------------------

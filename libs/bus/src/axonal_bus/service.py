@@ -104,7 +104,11 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
     broker = create_broker(settings, service=definition.name)
     ctx = ServiceContext(definition.name, settings, broker, settings.subjects)
 
+    started: list[bool] = []  # set once every subscriber is up: until then, not ready
+
     async def checks() -> dict[str, str]:
+        if not started:
+            return {"subscribers": "starting"}
         try:
             await ctx.pool.fetchval("SELECT 1")
         except Exception as exc:  # noqa: BLE001 - reported as a health state
@@ -140,6 +144,7 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
         relay = OutboxRelay(ctx.pool, jetstream(broker))
         tasks.append(asyncio.create_task(relay.run(), name=f"{definition.name}-outbox"))
         tasks.append(asyncio.create_task(keep_tables_small(ctx.pool), name="housekeeping"))
+        started.append(True)
         log.info("service.started", service=definition.name, nats=settings.nats_url)
 
     @app.on_shutdown
