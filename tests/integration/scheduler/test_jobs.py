@@ -92,6 +92,7 @@ async def test_queue_concurrency_one_runs_jobs_one_after_the_other(scheduler):
     await scheduler.wait_status(second, "queued")
     await scheduler.agent.report(first, 1, "succeeded")
     await scheduler.wait_status(second, "scheduled")
+    await wait_for(lambda: len(scheduler.agent.received) == 2, message="second executed")
     assert [c.run_uuid for c in scheduler.agent.received] == [first, second]
     await scheduler.agent.report(second, 1, "succeeded")  # frees the queue for other tests
     await scheduler.wait_status(second, "succeeded")
