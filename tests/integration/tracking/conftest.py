@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterable
 from datetime import UTC, datetime
@@ -73,3 +76,17 @@ def batch(run_uuid: str, name: str, steps: Iterable[int], value: Any = None) -> 
 async def send(js: Any, subjects: Any, run_uuid: str, payload: bytes, msg_id: str = "") -> None:
     headers = {"Nats-Msg-Id": msg_id or uuid.uuid4().hex}
     await js.publish(subjects.ingest(f"metrics.{run_uuid}"), payload, headers=headers)
+
+
+def start_tracking(bus_settings: Any, database_url: str, log: Any) -> subprocess.Popen[bytes]:
+    """The tracking service as its own process (to be killed), its output in ``log``."""
+    env = {
+        **os.environ,
+        "AXONAL_NATS_URL": bus_settings.nats_url,
+        "AXONAL_NAMESPACE": bus_settings.namespace,
+        "AXONAL_DATABASE_URL": database_url,
+        "AXONAL_LOG_JSON": "true",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "axonal_tracking"], env=env, stdout=log, stderr=subprocess.STDOUT
+    )

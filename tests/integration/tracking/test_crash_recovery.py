@@ -1,30 +1,14 @@
 """The tracking service killed (SIGKILL) mid-ingest and restarted stores every point once."""
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 
 from axonal_db import connect
 from axonal_testing.waiting import wait_for
 
-from .conftest import batch, create_run, send
+from .conftest import batch, create_run, send, start_tracking
 
 BATCHES, PER_BATCH = 60, 5000  # 300,000 points (the benchmark ingests a million)
-
-
-def start_tracking(bus_settings, database_url, log):
-    env = {
-        **os.environ,
-        "AXONAL_NATS_URL": bus_settings.nats_url,
-        "AXONAL_NAMESPACE": bus_settings.namespace,
-        "AXONAL_DATABASE_URL": database_url,
-        "AXONAL_LOG_JSON": "true",
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "axonal_tracking"], env=env, stdout=log, stderr=subprocess.STDOUT
-    )
 
 
 async def test_killed_tracking_resumes_without_loss_or_duplicates(
