@@ -10,11 +10,10 @@ Prints messages per second and the ratio to the reference. Run: ``make bench``.
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
-from pathlib import Path
 
 import nats
+from _servers import nats_and_postgres
 
 from axonal_bus.consumer import subscribe_events
 from axonal_bus.outbox import OutboxRelay, enqueue, event_headers
@@ -23,8 +22,6 @@ from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_bus.settings import BusSettings
 from axonal_db import create_pool, migrate, transaction
 from axonal_events import RunStatus, StreamKind, Subjects
-from axonal_stack.nats_server import NatsServer
-from axonal_stack.postgres_server import PostgresServer
 from axonal_testing.bus import make_broker, running
 from axonal_testing.factories import run_event
 
@@ -90,16 +87,8 @@ async def consume_axonal(settings: BusSettings) -> float:
 
 
 async def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        nats_server = NatsServer(Path(tmp) / "nats")
-        postgres = PostgresServer(Path(tmp) / "pg")
-        nats_server.start()
-        postgres.start()
-        try:
-            await run(nats_server.url, postgres.url)
-        finally:
-            postgres.stop()
-            nats_server.stop()
+    with nats_and_postgres() as (nats_url, database_url):
+        await run(nats_url, database_url)
 
 
 async def run(nats_url: str, database_url: str) -> None:

@@ -13,12 +13,11 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import nats
 import uvicorn
+from _servers import nats_and_postgres
 
 from axonal_bus import rpc
 from axonal_bus.errors import AxonalError
@@ -27,8 +26,6 @@ from axonal_bus.ping import ping
 from axonal_bus.provision import provision
 from axonal_events import RunStatus, Subjects
 from axonal_events.webhooks import WebhookInfo, WebhookSpec
-from axonal_stack.nats_server import NatsServer
-from axonal_stack.postgres_server import PostgresServer
 from axonal_testing.factories import run_event
 
 N = int(os.environ.get("BENCH_EVENTS", "10000"))
@@ -136,16 +133,8 @@ async def run(nats_url: str, database_url: str) -> None:
 
 
 async def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        nats_server = NatsServer(Path(tmp) / "nats")
-        postgres = PostgresServer(Path(tmp) / "pg")
-        nats_server.start()
-        postgres.start()
-        try:
-            await run(nats_server.url, postgres.url)
-        finally:
-            postgres.stop()
-            nats_server.stop()
+    with nats_and_postgres() as (nats_url, database_url):
+        await run(nats_url, database_url)
 
 
 if __name__ == "__main__":
