@@ -18,7 +18,7 @@ from axonal_bus.outbox import event_headers
 from axonal_bus.ping import ping
 from axonal_bus.service import ServiceSettings
 from axonal_db import connect
-from axonal_events import CloudEvent, EventData
+from axonal_events import CloudEvent, EventData, StreamKind
 from axonal_events.webhooks import (
     DeliveryInfo,
     DeliveryList,
@@ -29,6 +29,7 @@ from axonal_events.webhooks import (
 )
 from axonal_notifications.app import build_notifications_app
 from axonal_notifications.settings import NotificationSettings
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
 #: Fast retries and a short timeout, loopback receivers allowed (explicitly, as in tests only).
@@ -175,3 +176,9 @@ async def publish(nc, settings, event: CloudEvent[EventData], msg_id: str | None
 async def deliveries(nc, settings, hook: WebhookInfo, **query: Any) -> list[DeliveryInfo]:
     payload = ListDeliveries(project=hook.project, webhook_id=hook.id, **query)
     return (await call(nc, settings, "deliveries", payload, DeliveryList)).deliveries
+
+
+async def intake_drained(nc, settings) -> bool:
+    """Every event so far was taken by the service: delivery rows exist for all that match."""
+    stream = settings.subjects.stream_name(StreamKind.EVENTS)
+    return await drained(nc.jetstream(), stream, "notifications-events")

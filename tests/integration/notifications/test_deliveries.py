@@ -1,7 +1,6 @@
 """Events on the bus become signed POSTs: once per subscription, retried, disabled by 410,
 cut by the timeout, refused for forbidden targets, replayed on request."""
 
-import asyncio
 import json
 
 import pytest
@@ -21,7 +20,7 @@ from axonal_events.webhooks import (
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
-from .conftest import call, deliveries, project, publish
+from .conftest import call, deliveries, intake_drained, project, publish
 
 
 async def subscribe(nc, settings, url, events, **extra):
@@ -43,8 +42,13 @@ async def test_run_succeeded_is_posted_once_signed_as_the_cloudevent(
     await publish(nats_client, notifications, event)
     await publish(nats_client, notifications, event, msg_id="again")  # a redelivered event
 
-    await wait_for(lambda: receiver.hits, message="a POST")
-    await asyncio.sleep(0.5)  # a second POST would arrive in the meantime
+    await wait_for(lambda: intake_drained(nats_client, notifications), message="events taken")
+
+    async def delivered():
+        found = await deliveries(nats_client, notifications, hook)
+        return found if found and found[0].status == "delivered" else None
+
+    [delivery] = await wait_for(delivered, message="one delivery, delivered")  # so: one POST
     [hit] = receiver.hits
     assert hit.headers["content-type"] == "application/cloudevents+json"
     assert hit.headers["webhook-id"] == event.id
@@ -58,12 +62,6 @@ async def test_run_succeeded_is_posted_once_signed_as_the_cloudevent(
     )
     assert doc["data"]["status"] == "succeeded"
     assert doc["project"] == hook.project
-
-    async def delivered():
-        found = await deliveries(nats_client, notifications, hook)
-        return found if found and found[0].status == "delivered" else None
-
-    [delivery] = await wait_for(delivered, message="delivery recorded")
     assert delivery.id == event.id
     assert delivery.event_type == "run.succeeded"
     [attempt] = delivery.attempts
@@ -96,19 +94,23 @@ async def test_receiver_down_then_back_gets_every_event_once(
 
     await wait_for(tripped, message="circuit breaker counts the failures")
     await receiver.stop()  # now connections are refused
-    await asyncio.sleep(1.0)
+
+    async def refused():
+        found = await deliveries(nats_client, settings, hook)
+        return any(a.status_code is None and a.error for d in found for a in d.attempts)
+
+    await wait_for(refused, timeout=30, message="an attempt refused while the receiver is down")
     receiver.status = 200
     await receiver.start()
-    await wait_for(lambda: len(receiver.delivered()) >= 10, timeout=30, message="all delivered")
-    await asyncio.sleep(0.5)
-    ids = [h.headers["webhook-id"] for h in receiver.delivered()]
-    assert sorted(ids) == sorted(e.id for e in events)  # every event, none twice
 
     async def all_recorded():
         found = await deliveries(nats_client, settings, hook)
-        return found if all(d.status == "delivered" for d in found) else None
+        return found if len(found) == 10 and all(d.status == "delivered" for d in found) else None
 
-    found = await wait_for(all_recorded, message="log complete")
+    # one delivery per event, each delivered: no further POST can come
+    found = await wait_for(all_recorded, timeout=30, message="all delivered")
+    ids = [h.headers["webhook-id"] for h in receiver.delivered()]
+    assert sorted(ids) == sorted(e.id for e in events)  # every event, none twice
     attempts = [a for d in found for a in d.attempts]
     assert len(found) == 10
     assert all(d.attempts[-1].status_code == 200 for d in found)
@@ -133,7 +135,7 @@ async def test_410_gone_disables_the_subscription(notifications, nats_client, re
     info = await wait_for(disabled, message="disabled")
     assert "410 Gone" in info.disabled_reason
     await publish(nats_client, notifications, run_event(project=hook.project))
-    await asyncio.sleep(0.5)
+    await wait_for(lambda: intake_drained(nats_client, notifications), message="event taken")
     assert len(receiver.hits) == 1  # nothing more is sent
     [delivery] = await deliveries(nats_client, notifications, hook)
     assert delivery.status == "dead"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -10,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import nats
 import pytest
 
+from axonal_events import StreamKind, Subjects
+from axonal_testing.bus import drained
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
 
@@ -58,6 +62,19 @@ class Laptop:
             return None
 
         return wait_for_sync(stored, timeout=30, message=f"{total} points of {name}")
+
+    def metrics_settled(self) -> None:
+        """Wait until the tracking service took and acknowledged every metric batch sent."""
+
+        async def settled() -> bool:
+            nc = await nats.connect(self.stack.nats_url)
+            try:
+                stream = Subjects().stream_name(StreamKind.INGEST)
+                return await drained(nc.jetstream(), stream, "tracking-metrics")
+            finally:
+                await nc.close()
+
+        wait_for_sync(lambda: asyncio.run(settled()), timeout=30, message="batches acknowledged")
 
 
 @pytest.fixture

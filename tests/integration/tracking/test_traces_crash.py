@@ -1,12 +1,13 @@
 """The tracking service killed (SIGKILL) mid-way through trace batches loses and repeats none."""
 
-import asyncio
 import signal
 import uuid
 from datetime import UTC, datetime, timedelta
 
 from axonal_db import connect
+from axonal_events import StreamKind
 from axonal_events.traces import ObservationRecord, TraceBatch, TraceRecord
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
 from .conftest import start_tracking
@@ -77,7 +78,10 @@ async def test_killed_tracking_stores_every_span_once(
                     return await count(spans) >= total_spans
 
                 await wait_for(complete, timeout=120, message=f"{total_spans} observations")
-                await asyncio.sleep(1)  # late redeliveries would show up as extra rows
+                ingest = subjects.stream_name(StreamKind.INGEST)
+                await wait_for(  # nothing left to redeliver: no late duplicate can come
+                    lambda: drained(js, ingest, "tracking-traces"), message="all acknowledged"
+                )
             finally:
                 second.terminate()
                 assert second.wait(15) == 0, "a clean stop exits 0"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-
+from axonal_testing.waiting import wait_for_sync
 from axonal_tracking import tokens
 from axonal_tracking.tokens import count_tokens
 
@@ -17,9 +16,9 @@ def test_known_models_are_counted_once_the_encoding_is_there():
     """The first call starts loading and answers ``None``; offline it stays ``None``."""
     first = count_tokens("openai/gpt-4o-mini", "hello world")
     assert first is None or first > 0
-    deadline = time.monotonic() + 30
-    while tokens._encodings.get("o200k_base") == "loading" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_sync(
+        lambda: tokens._encodings.get("o200k_base") != "loading", timeout=30, message="loaded"
+    )
     found = count_tokens("gpt-4o-mini", [{"role": "user", "content": "hello world"}])
     if tokens._encodings.get("o200k_base") is None:  # offline: no encoding, no count
         assert found is None

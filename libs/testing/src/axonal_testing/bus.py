@@ -13,7 +13,14 @@ from nats.js.errors import NotFoundError
 from axonal_bus.broker import create_broker
 from axonal_bus.settings import BusSettings
 
-__all__ = ["make_broker", "read_stream", "running", "stream_count"]
+__all__ = ["drained", "make_broker", "read_stream", "running", "stream_count"]
+
+
+async def drained(js: JetStreamContext, stream: str, durable: str) -> bool:
+    """``durable`` has taken and acknowledged every message it matches so far: nothing is left
+    to deliver or redeliver (a test's proof that no late or duplicate effect is coming)."""
+    info = await js.consumer_info(stream, durable)
+    return not info.num_pending and not info.num_ack_pending
 
 
 def make_broker(settings: BusSettings, service: str = "tests") -> NatsBroker:
