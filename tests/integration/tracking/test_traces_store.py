@@ -25,7 +25,7 @@ from axonal_events.traces import (
     TracePage,
     TraceRecord,
 )
-from axonal_testing.bus import read_stream
+from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 
 PROJECT = "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
@@ -168,11 +168,9 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
         )
         await publish(js, subjects, batch(observations=[update]))
 
-    async def settled():
-        found = await detail(nats_client, subjects, trace_id, observations=2)
-        return found if found.observations[1].level == "ERROR" else None
-
-    found = await wait_for(settled, timeout=20, message="the last update stored")
+    stream = subjects.stream_name(StreamKind.INGEST)
+    await wait_for(lambda: drained(js, stream, "tracking-traces"), message="every batch merged")
+    found = await detail(nats_client, subjects, trace_id, observations=2)
     later = [e["data"] for e in await trace_events(js, subjects, 3)]
     assert (
         later[1:]

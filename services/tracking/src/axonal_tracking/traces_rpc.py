@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
+
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
+from axonal_db import Connection, transaction
 from axonal_events.traces import (
     GetSession,
     GetTrace,
@@ -25,13 +28,17 @@ __all__ = ["register"]
 
 
 def register(ctx: ServiceContext) -> None:
+    def snapshot() -> AbstractAsyncContextManager[Connection]:
+        """One read-only snapshot: a trace and its observations as one commit left them."""
+        return transaction(ctx.pool, isolation="repeatable_read", readonly=True)
+
     async def list_traces(request: ListTraces) -> TracePage:
         async with ctx.pool.acquire() as conn:
             data, meta = await traces_query.list_traces(conn, request)
         return TracePage(data=data, meta=meta)
 
     async def get_trace(request: GetTrace) -> TraceDetail:
-        async with ctx.pool.acquire() as conn:
+        async with snapshot() as conn:
             trace = await traces_query.get_trace(conn, request.project_id, request.id)
             if trace is None:
                 raise Permanent(f"not found: trace {request.id}")
@@ -61,7 +68,7 @@ def register(ctx: ServiceContext) -> None:
         return SessionPage(data=data, meta=meta)
 
     async def get_session(request: GetSession) -> SessionWithTraces:
-        async with ctx.pool.acquire() as conn:
+        async with snapshot() as conn:
             found = await traces_query.get_session(conn, request.project_id, request.id)
         if found is None:
             raise Permanent(f"not found: session {request.id}")
