@@ -90,9 +90,10 @@ class Client:
         self.serial = "serial"
         self.urgent = "urgent"
 
-    async def submit(self, text: str, **extra: Any) -> str:
+    async def submit(self, text: str, project: str = "acme/demo", **extra: Any) -> str:
         run_uuid = extra.pop("run_uuid", None) or uuid.uuid4().hex
-        cmd = SubmitRun(run_uuid=run_uuid, owner="acme", project="demo", files=[text], **extra)
+        owner, name = project.split("/")
+        cmd = SubmitRun(run_uuid=run_uuid, owner=owner, project=name, files=[text], **extra)
         await send(self.js, self.subjects.command("scheduler", "submit"), cmd)
         return run_uuid
 

@@ -7,6 +7,7 @@ from axonal_events.base import EventData, Payload
 from axonal_events.catalog import (
     CATALOG,
     DONE_STATUSES,
+    NOTIFIERS,
     AgentHeartbeat,
     Catalog,
     Comparison,
@@ -37,6 +38,7 @@ __all__ = (
     "CATALOG",
     "DEFAULT_NAMESPACE",
     "DONE_STATUSES",
+    "NOTIFIERS",
     "AgentHeartbeat",
     "Catalog",
     "CloudEvent",

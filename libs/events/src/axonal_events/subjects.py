@@ -104,6 +104,10 @@ class Subjects:
     def external(self, source: str, event_type: str) -> str:
         return f"{self.namespace}.ext.{_token(source, 'source')}.{_dotted(event_type, 'type')}"
 
+    def externals(self) -> str:
+        """Filter for every event outside systems posted."""
+        return f"{self.namespace}.ext.>"
+
     def dlq(self, consumer: str) -> str:
         return f"{self.namespace}.dlq.{_token(consumer, 'consumer')}"
 
@@ -129,7 +133,7 @@ class Subjects:
             StreamSpec(
                 StreamKind.EVENTS,
                 self.stream_name(StreamKind.EVENTS),
-                (f"{ns}.evt.>", f"{ns}.ext.>"),
+                (self.events(), self.externals()),
                 Retention.LIMITS,
                 30 * day,
                 "Facts: every state change, fanned out to durable consumers; replayable.",

@@ -131,6 +131,14 @@ def _register_core() -> None:
         from axonal.webhooks_cmd import webhooks_app  # noqa: PLC0415
 
         app.add_typer(webhooks_app, name="webhooks")
+    if "connections" not in groups:
+        from axonal.connections_cmd import connections_app  # noqa: PLC0415
+
+        app.add_typer(connections_app, name="connections")
+    if "automations" not in groups:
+        from axonal.automations_cmd import automations_app  # noqa: PLC0415
+
+        app.add_typer(automations_app, name="automations")
     if "events" not in groups:
         from axonal.events_cmd import events_app  # noqa: PLC0415
 

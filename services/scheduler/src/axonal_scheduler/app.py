@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_scheduler import agents, handlers, rpc, tracked
+from axonal_scheduler import agents, automations_rpc, handlers, reactions, rpc, tracked
 from axonal_scheduler.settings import SchedulerSettings
 
 __all__ = ["DEFINITION"]
@@ -17,6 +17,8 @@ def register(ctx: ServiceContext) -> None:
     agents.register(ctx, settings)
     rpc.register(ctx)
     tracked.register(ctx, settings)
+    reactions.register(ctx, settings)
+    automations_rpc.register(ctx)
 
 
 DEFINITION = ServiceDefinition(

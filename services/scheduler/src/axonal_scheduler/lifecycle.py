@@ -9,8 +9,17 @@ import structlog
 
 from axonal_bus.outbox import enqueue
 from axonal_db import Connection
-from axonal_events import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged, Subjects, new_event
+from axonal_events import (
+    DONE_STATUSES,
+    HookRequested,
+    RunDone,
+    RunStatus,
+    RunStatusChanged,
+    Subjects,
+    new_event,
+)
 from axonal_scheduler import store
+from axonal_scheduler.domain.hooks import HookError, Parent, fired_hooks
 from axonal_scheduler.domain.statuses import RUNNING, can_transition
 from axonal_scheduler.store import Run
 
@@ -71,6 +80,49 @@ async def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> 
         await enqueue(
             tx.conn, tx.subjects, new_event(done, source=tx.source, project=run.full_project)
         )
+        for hook in _hooks(run):
+            event = new_event(hook, source=tx.source, project=run.full_project)
+            await enqueue(tx.conn, tx.subjects, event)
+
+
+def _hooks(run: Run) -> list[HookRequested]:
+    """The ``hook.requested`` events of a done run (none if its hooks cannot render)."""
+    parent = Parent(
+        uuid=run.uuid,
+        owner=run.owner,
+        project=run.project,
+        status=run.status.value,
+        name=run.name,
+        kind=run.kind,
+        reason=run.reason,
+        message=run.message,
+        inputs=run.inputs,
+        outputs=run.outputs,
+    )
+    try:
+        fired = fired_hooks(run.compiled.get("hooks") or [], parent)
+    except HookError as exc:
+        log.warning("run.hooks_failed", run=run.uuid, error=str(exc))
+        return []
+    return [
+        HookRequested(
+            run_uuid=run.uuid,
+            project=run.full_project,
+            hub_ref=hook.hub_ref,
+            trigger=hook.trigger,
+            status=run.status.value,
+            connection=hook.connection,
+            params=hook.params,
+            queue=hook.queue,
+            name=run.name,
+            kind=run.kind,
+            inputs=dict(run.inputs),
+            outputs=dict(run.outputs),
+            reason=run.reason,
+            message=run.message,
+        )
+        for hook in fired
+    ]
 
 
 async def record_created(tx: Tx, run: Run) -> bool:

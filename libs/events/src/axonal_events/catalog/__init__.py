@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from axonal_events.catalog.agents import AgentHeartbeat
 from axonal_events.catalog.alerts import (
+    NOTIFIERS,
     Comparison,
     HookRequested,
     MetricCrossed,
@@ -18,6 +19,7 @@ from axonal_events.catalog.traces import TraceIngested
 __all__ = [
     "CATALOG",
     "DONE_STATUSES",
+    "NOTIFIERS",
     "AgentHeartbeat",
     "Catalog",
     "Comparison",

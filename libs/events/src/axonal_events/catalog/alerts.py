@@ -9,6 +9,7 @@ from pydantic import Field
 from axonal_events.base import EventData
 
 __all__ = [
+    "NOTIFIERS",
     "Comparison",
     "HookRequested",
     "MetricCrossed",
@@ -43,8 +44,17 @@ class MetricCrossed(EventData):
         return self.run_uuid
 
 
+NOTIFIERS = frozenset({"webhook", "slack", "discord", "mattermost", "teams", "pagerduty", "email"})
+"""Hub components a hook with a ``connection`` runs as a notification, not as an operation."""
+
+
 class HookRequested(EventData):
-    """A finished run asks for one of its hooks to run."""
+    """A finished run asks for one of its hooks to run.
+
+    A hook whose ``hub_ref`` names one of :data:`NOTIFIERS` and that has a ``connection`` is
+    delivered by the notifications service through that connection; any other hook is started
+    as an operation by the scheduler with the parent's context in its params.
+    """
 
     type_name = "hook.requested"
 
@@ -54,7 +64,22 @@ class HookRequested(EventData):
     trigger: str = Field(description="The final status that fired it, or 'done'.")
     status: str = Field(description="The run's final status.")
     connection: str | None = None
-    params: dict[str, object] = Field(default_factory=dict)
+    params: dict[str, object] = Field(
+        default_factory=dict, description="The hook's params, rendered in the parent's context."
+    )
+    queue: str | None = Field(default=None, description="Queue of an operation hook's run.")
+    name: str | None = Field(default=None, description="The parent run's name.")
+    kind: str | None = Field(default=None, description="The parent run's kind.")
+    inputs: dict[str, object] = Field(default_factory=dict, description="The parent's inputs.")
+    outputs: dict[str, object] = Field(default_factory=dict, description="The parent's outputs.")
+    reason: str | None = Field(default=None, description="Why the parent ended as it did.")
+    message: str | None = Field(default=None, description="The parent's last status message.")
+
+    @property
+    def notifier(self) -> str | None:
+        """The notifier this hook is delivered by, or ``None`` for an operation hook."""
+        name = self.hub_ref.rsplit("/", 1)[-1].split(":", 1)[0]
+        return name if name in NOTIFIERS and self.connection else None
 
     def subject_id(self) -> str | None:
         return self.run_uuid

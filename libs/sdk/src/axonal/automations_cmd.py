@@ -1,0 +1,168 @@
+"""``axonal automations``: rules that start or restart runs when events arrive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
+from axonal.cli import console, fail
+from axonal.cli_options import ParamsOpt
+
+__all__ = ["automations_app"]
+
+automations_app = typer.Typer(
+    name="automations",
+    help="Automation rules: start an operation on an event, or restart failed runs once.",
+    no_args_is_help=True,
+)
+_OUTCOME_STYLE = {"started": "green", "restarted": "green", "skipped": "dim", "failed": "red"}
+
+
+def _path(project: str | None, tail: str = "") -> str:
+    return project_path(project, "automations", tail)
+
+
+def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
+    pairs = {}
+    for value in values or []:
+        key, sep, rest = value.partition("=")
+        if not sep or not key:
+            fail(f"{what} {value!r} is not NAME=VALUE", hint=f"e.g. --{what} dataset=data.uri")
+        pairs[key] = rest
+    return pairs
+
+
+def _show(rules: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("id", "name", "on", "does", "fired", "state")
+    for rule in rules:
+        origin = f"external {rule['event']}" if rule["external"] else rule["event"]
+        if rule.get("source"):
+            origin += f" from {rule['source']}"
+        does = rule["action"]
+        if rule["action"] == "start":
+            does += " " + (rule.get("hub_ref") or "polyaxonfile")
+        state = "[green]enabled[/]" if rule["enabled"] else "[dim]disabled[/]"
+        table.add_row(
+            rule["id"], escape(rule["name"]), escape(origin), escape(does),
+            str(rule.get("firings", 0)), state,
+        )  # fmt: skip
+    console.print(table if rules else "no automations")
+
+
+def _show_firings(firings: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("at", "event", "type", "outcome", "run", "detail")
+    for item in firings:
+        style = _OUTCOME_STYLE.get(item["outcome"], "")
+        table.add_row(
+            item["at"], item["event_id"], item["event_type"], f"[{style}]{item['outcome']}[/]",
+            item.get("run_uuid") or "-", escape(item.get("detail") or ""),
+        )  # fmt: skip
+    console.print(table if firings else "no firings yet")
+
+
+@automations_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="The rule's name (unique in the project).")],
+    on: Annotated[
+        str, typer.Option("--on", help="Event type or wildcard: run.failed, dataset.updated.")
+    ] = "run.failed",
+    external: Annotated[
+        bool, typer.Option("--external", help="Watch events outside systems post.")
+    ] = False,
+    source: Annotated[
+        str | None, typer.Option("--source", help="Only external events from this source.")
+    ] = None,
+    restart: Annotated[
+        bool, typer.Option("--restart", help="Restart a failed run once (instead of starting).")
+    ] = False,
+    hub_ref: Annotated[
+        str | None, typer.Option("--hub-ref", help="Component to start (e.g. tensorboard).")
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("-f", "--file", help="Polyaxonfile to start.")
+    ] = None,
+    params: ParamsOpt = None,
+    params_from: Annotated[
+        list[str] | None,
+        typer.Option("--param-from", help="Param read from the event, NAME=data.path."),
+    ] = None,
+    where: Annotated[
+        list[str] | None,
+        typer.Option("--where", help="Only events with PATH=VALUE (e.g. data.kind=job)."),
+    ] = None,
+    queue: Annotated[str | None, typer.Option("-q", "--queue")] = None,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Create a rule, e.g. ``axonal automations create retrain --external --on
+    dataset.updated -f retrain.yaml --param-from dataset=data.uri``."""
+    path = guarded(lambda: _path(project))
+    text = None
+    if file is not None:
+        try:
+            text = file.read_text()
+        except OSError as exc:
+            fail(f"cannot read {file}: {exc.strerror}")
+    body = {
+        "name": name,
+        "action": "restart" if restart else "start",
+        "event": on,
+        "external": external,
+        "source": source,
+        "where": _pairs(where, "where"),
+        "hub_ref": hub_ref,
+        "polyaxonfile": text,
+        "params": _pairs(params, "param"),
+        "params_from": _pairs(params_from, "param-from"),
+        "queue": queue,
+    }
+    with api(api_url) as client:
+        rule = client.request("POST", path, json=body)
+    print_json(rule) if as_json else _show([rule])
+
+
+@automations_app.command("ls")
+def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
+    """List the project's rules."""
+    path = guarded(lambda: _path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else _show(found["automations"])
+
+
+@automations_app.command("delete")
+def delete(
+    automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a rule and its firings."""
+    path = guarded(lambda: _path(project, automation_id))
+    with api(api_url) as client:
+        found = client.request("DELETE", path)
+    print_json(found) if as_json else console.print(f"deleted automation [bold]{automation_id}[/]")
+
+
+@automations_app.command("firings")
+def firings(
+    automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """The newest firings of a rule: what fired it and which run it started."""
+    path = guarded(lambda: _path(project, f"{automation_id}/firings"))
+    with api(api_url) as client:
+        found = client.request("GET", path, params={"limit": limit})
+    print_json(found) if as_json else _show_firings(found["firings"])
