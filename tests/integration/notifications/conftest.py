@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest_asyncio
 import uvicorn
+from aiosmtpd.smtp import SMTP, Envelope
 
 from axonal_bus import rpc
 from axonal_bus.errors import AxonalError
@@ -111,6 +112,33 @@ async def receiver() -> AsyncIterator[Receiver]:
             await found.stop()
 
 
+@dataclass
+class Mailbox:
+    """An SMTP server (aiosmtpd) on 127.0.0.1 keeping every message it accepts."""
+
+    port: int = 0
+    messages: list[Envelope] = field(default_factory=list)
+    reply: str = "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Envelope) -> str:  # noqa: N802
+        if self.reply.startswith("250"):
+            self.messages.append(envelope)
+        return self.reply
+
+
+@pytest_asyncio.fixture
+async def mailbox() -> AsyncIterator[Mailbox]:
+    box = Mailbox()
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: SMTP(box), "127.0.0.1", 0)
+    box.port = server.sockets[0].getsockname()[1]
+    try:
+        yield box
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 @pytest_asyncio.fixture
 async def start_notifications(bus_settings, database_url, nats_client):
     """``await start_notifications(**settings)`` runs the service until the test ends."""
@@ -148,6 +176,7 @@ async def start_notifications(bus_settings, database_url, nats_client):
         conn = await connect(database_url)
         try:  # the next test's worker must not retry this test's deliveries
             await conn.execute("DELETE FROM notifications.webhooks")
+            await conn.execute("DELETE FROM notifications.connections")
             await conn.execute("DELETE FROM notifications.endpoints")
         finally:
             await conn.close()

@@ -10,7 +10,7 @@ from rich.markup import escape
 from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
 from axonal.cli import console
 
-__all__ = ["webhooks_app"]
+__all__ = ["show_deliveries", "webhooks_app"]
 
 webhooks_app = typer.Typer(
     name="webhooks",
@@ -41,7 +41,7 @@ def _show(webhooks: list[dict[str, Any]]) -> None:
     console.print(table if webhooks else "no webhooks")
 
 
-def _show_deliveries(deliveries: list[dict[str, Any]]) -> None:
+def show_deliveries(deliveries: list[dict[str, Any]]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("event", "type", "status", "attempts", "last code", "latency ms", "next attempt")
@@ -141,7 +141,7 @@ def deliveries(
     params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
     with api(api_url) as client:
         found = client.request("GET", path, params=params)
-    print_json(found) if as_json else _show_deliveries(found["deliveries"])
+    print_json(found) if as_json else show_deliveries(found["deliveries"])
 
 
 @webhooks_app.command("replay")

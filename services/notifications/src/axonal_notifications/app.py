@@ -1,4 +1,4 @@
-"""Wiring only: the notifications service's definition, its delivery worker and client."""
+"""Wiring only: the notifications service's definition, its delivery worker and senders."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from faststream import FastStream
 
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.service import ServiceContext, ServiceDefinition, ServiceSettings, build_app
-from axonal_notifications import handlers, rpc
+from axonal_notifications import connections_rpc, handlers, routes_rpc, rpc
 from axonal_notifications.adapters.dns import SystemResolver
 from axonal_notifications.adapters.http import Poster
+from axonal_notifications.adapters.senders import Senders
+from axonal_notifications.adapters.smtp import Mailer
 from axonal_notifications.intake import Intake
 from axonal_notifications.settings import NotificationSettings
 from axonal_notifications.worker import DeliveryWorker, WorkerConfig
@@ -38,8 +40,10 @@ class _Runtime:
 
     def register(self, ctx: ServiceContext) -> None:
         self._ctx = ctx
-        handlers.register(ctx, Intake(lambda: ctx.pool, self.wake))
+        handlers.register(ctx, Intake(lambda: ctx.pool, ctx.subjects, self.wake))
         rpc.register(ctx, self.resolver, self.policy, self.wake)
+        connections_rpc.register(ctx, self.resolver, self.policy, self.wake)
+        routes_rpc.register(ctx)
 
     def wake(self) -> None:
         if self._worker is not None:
@@ -55,6 +59,7 @@ class _Runtime:
             timeout=s.attempt_timeout, limits=limits, follow_redirects=False, trust_env=False
         )
         poster = Poster(self._client, s.attempt_timeout, self.resolver, self.policy)
+        mailer = Mailer(s.attempt_timeout, self.resolver, self.policy)
         config = WorkerConfig(
             schedule=tuple(s.retry_schedule),
             timeout=s.attempt_timeout,
@@ -63,7 +68,7 @@ class _Runtime:
             concurrency=s.concurrency,
             poll_interval=s.poll_interval,
         )
-        self._worker = DeliveryWorker(self._ctx.pool, poster, config)
+        self._worker = DeliveryWorker(self._ctx.pool, Senders(poster, mailer), config)
         self._tasks.append(asyncio.create_task(self._worker.run(), name="webhook-worker"))
 
     async def stop(self) -> None:

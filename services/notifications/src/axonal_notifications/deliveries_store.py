@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -29,10 +30,10 @@ __all__ = [
 async def add(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     """Insert pending deliveries; one already there (an event seen again) is left as it is."""
     status: str = await conn.execute(
-        "INSERT INTO deliveries (webhook_id, event_id, event_type, payload, next_attempt_at) "
+        "INSERT INTO deliveries (target_id, event_id, event_type, payload, next_attempt_at) "
         "SELECT n.*, now() FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[]) "
-        "AS n(webhook_id, event_id, event_type, payload) ON CONFLICT DO NOTHING",
-        [d.webhook_id for d in deliveries],
+        "AS n(target_id, event_id, event_type, payload) ON CONFLICT DO NOTHING",
+        [d.target_id for d in deliveries],
         [d.event_id for d in deliveries],
         [d.event_type for d in deliveries],
         [d.payload for d in deliveries],
@@ -41,26 +42,26 @@ async def add(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
 
 
 async def claim_due(conn: Connection, limit: int, lease: timedelta) -> list[Job]:
-    """Claim due deliveries of enabled subscriptions for ``lease`` (replicas skip the rows
-    another one is claiming; an attempt whose outcome is never recorded is made again once
-    its lease has passed)."""
+    """Claim due deliveries of enabled targets for ``lease`` (replicas skip the rows another
+    one is claiming; an attempt whose outcome is never recorded is made again once its lease
+    has passed)."""
     rows = await conn.fetch(
-        "WITH due AS (SELECT d.webhook_id, d.event_id FROM deliveries d "
-        "JOIN webhooks w ON w.id = d.webhook_id "
-        "WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= now() AND w.enabled "
+        "WITH due AS (SELECT d.target_id, d.event_id FROM deliveries d "
+        "JOIN targets t ON t.id = d.target_id "
+        "WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= now() AND t.enabled "
         "ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED) "
         "UPDATE deliveries d SET next_attempt_at = now() + $2, held = false "
-        "FROM due, webhooks w WHERE d.webhook_id = due.webhook_id "
-        "AND d.event_id = due.event_id AND w.id = d.webhook_id "
-        "RETURNING d.webhook_id, d.event_id, d.payload, d.attempts, d.round_start, w.url, "
-        "w.secret",
+        "FROM due, targets t WHERE d.target_id = due.target_id "
+        "AND d.event_id = due.event_id AND t.id = d.target_id "
+        "RETURNING d.target_id, d.event_id, d.payload, d.attempts, d.round_start, t.url, "
+        "t.secret, t.kind, t.settings::text AS settings",
         limit,
         lease,
     )
     return [
         Job(
-            row["webhook_id"], row["event_id"], row["url"], row["secret"], bytes(row["payload"]),
-            row["attempts"], row["round_start"],
+            row["target_id"], row["event_id"], row["url"], row["secret"], bytes(row["payload"]),
+            row["attempts"], row["round_start"], row["kind"], json.loads(row["settings"]),
         )
         for row in rows
     ]  # fmt: skip
@@ -93,9 +94,9 @@ async def reschedule(
     outcome is never recorded is made again then) or, ``held``, the end of a circuit's wait."""
     await conn.execute(
         "UPDATE deliveries d SET next_attempt_at = $3, held = $4 "
-        "FROM unnest($1::text[], $2::text[]) AS j(webhook_id, event_id) "
-        "WHERE d.webhook_id = j.webhook_id AND d.event_id = j.event_id",
-        [j.webhook_id for j in jobs],
+        "FROM unnest($1::text[], $2::text[]) AS j(target_id, event_id) "
+        "WHERE d.target_id = j.target_id AND d.event_id = j.event_id",
+        [j.target_id for j in jobs],
         [j.event_id for j in jobs],
         at,
         held,
@@ -105,8 +106,8 @@ async def reschedule(
 async def release(conn: Connection, urls: Sequence[str]) -> int:
     """Deliveries held by the circuits of ``urls`` (closed again) are due now."""
     status: str = await conn.execute(
-        "UPDATE deliveries d SET next_attempt_at = now(), held = false FROM webhooks w "
-        "WHERE w.id = d.webhook_id AND w.url = ANY($1::text[]) AND d.held "
+        "UPDATE deliveries d SET next_attempt_at = now(), held = false FROM targets t "
+        "WHERE t.id = d.target_id AND t.url = ANY($1::text[]) AND d.held "
         "AND d.status IN ('pending', 'failed')",
         list(urls),
     )
@@ -137,15 +138,15 @@ async def save_circuits(conn: Connection, changed: dict[str, Circuit]) -> None:
 async def record(conn: Connection, judged: Sequence[tuple[Outcome, Verdict]]) -> None:
     """Each attempt into the log and each delivery's new state (deleted ones are skipped)."""
     outcomes = [o for o, _ in judged]
-    webhook_ids = [o.job.webhook_id for o in outcomes]
+    target_ids = [o.job.target_id for o in outcomes]
     event_ids = [o.job.event_id for o in outcomes]
     await conn.execute(
-        "INSERT INTO delivery_attempts (webhook_id, event_id, number, at, status_code, "
+        "INSERT INTO delivery_attempts (target_id, event_id, number, at, status_code, "
         "latency_ms, response_excerpt, error) SELECT a.* FROM unnest($1::text[], $2::text[], "
         "$3::int[], $4::timestamptz[], $5::int[], $6::float8[], $7::text[], $8::text[]) "
-        "AS a(webhook_id, event_id, number, at, status_code, latency_ms, excerpt, error) "
-        "JOIN deliveries d USING (webhook_id, event_id) ON CONFLICT DO NOTHING",
-        webhook_ids,
+        "AS a(target_id, event_id, number, at, status_code, latency_ms, excerpt, error) "
+        "JOIN deliveries d USING (target_id, event_id) ON CONFLICT DO NOTHING",
+        target_ids,
         event_ids,
         [o.job.attempts + 1 for o in outcomes],
         [o.at for o in outcomes],
@@ -157,9 +158,9 @@ async def record(conn: Connection, judged: Sequence[tuple[Outcome, Verdict]]) ->
     await conn.execute(
         "UPDATE deliveries d SET status = u.status, attempts = u.attempts, "
         "next_attempt_at = u.next_at, updated_at = now() FROM unnest($1::text[], $2::text[], "
-        "$3::text[], $4::int[], $5::timestamptz[]) AS u(webhook_id, event_id, status, attempts, "
-        "next_at) WHERE d.webhook_id = u.webhook_id AND d.event_id = u.event_id",
-        webhook_ids,
+        "$3::text[], $4::int[], $5::timestamptz[]) AS u(target_id, event_id, status, attempts, "
+        "next_at) WHERE d.target_id = u.target_id AND d.event_id = u.event_id",
+        target_ids,
         event_ids,
         [v.status.value for _, v in judged],
         [v.attempts for _, v in judged],
@@ -168,23 +169,23 @@ async def record(conn: Connection, judged: Sequence[tuple[Outcome, Verdict]]) ->
 
 
 async def list_for(
-    conn: Connection, webhook_id: str, status: DeliveryStatus | None, limit: int
+    conn: Connection, target_id: str, status: DeliveryStatus | None, limit: int
 ) -> list[DeliveryInfo]:
-    """The newest deliveries of a subscription with their attempts, oldest attempt first."""
+    """The newest deliveries to a target with their attempts, oldest attempt first."""
     rows = await conn.fetch(
         "SELECT event_id, event_type, status, created_at, updated_at, next_attempt_at "
-        "FROM deliveries WHERE webhook_id = $1 AND ($2::text IS NULL OR status = $2) "
+        "FROM deliveries WHERE target_id = $1 AND ($2::text IS NULL OR status = $2) "
         "ORDER BY created_at DESC, event_id DESC LIMIT $3",
-        webhook_id,
+        target_id,
         status.value if status else None,
         limit,
     )
     attempts: dict[str, list[DeliveryAttempt]] = defaultdict(list)
     for row in await conn.fetch(
         "SELECT event_id, number, at, status_code, latency_ms, response_excerpt, error "
-        "FROM delivery_attempts WHERE webhook_id = $1 AND event_id = ANY($2::text[]) "
+        "FROM delivery_attempts WHERE target_id = $1 AND event_id = ANY($2::text[]) "
         "ORDER BY number",
-        webhook_id,
+        target_id,
         [row["event_id"] for row in rows],
     ):
         attempts[row["event_id"]].append(
@@ -193,7 +194,7 @@ async def list_for(
     return [
         DeliveryInfo(
             id=row["event_id"],
-            webhook_id=webhook_id,
+            webhook_id=target_id,
             event_type=row["event_type"],
             status=DeliveryStatus(row["status"]),
             attempts=attempts[row["event_id"]],
@@ -205,14 +206,14 @@ async def list_for(
     ]
 
 
-async def replay(conn: Connection, webhook_id: str, event_id: str | None) -> int:
+async def replay(conn: Connection, target_id: str, event_id: str | None) -> int:
     """Back to pending, due now, with a fresh retry schedule and the attempt log kept:
     ``event_id``'s delivery (whatever its status), or every dead one; returns how many."""
     status: str = await conn.execute(
         "UPDATE deliveries SET status = 'pending', round_start = attempts, "
-        "next_attempt_at = now(), updated_at = now() WHERE webhook_id = $1 AND "
+        "next_attempt_at = now(), updated_at = now() WHERE target_id = $1 AND "
         "CASE WHEN $2::text IS NULL THEN status = 'dead' ELSE event_id = $2 END",
-        webhook_id,
+        target_id,
         event_id,
     )
     return int(status.rsplit(" ", 1)[1])

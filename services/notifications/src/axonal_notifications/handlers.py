@@ -1,7 +1,8 @@
-"""The consumer of every event: one delivery per subscription that wants it.
+"""The consumer of every event: one delivery per subscription, hook or alert route that
+wants it (see :mod:`axonal_notifications.routing`).
 
-Events without a ``project`` go to no subscription. Deliveries are keyed by (subscription,
-event id), so a redelivered event adds nothing, and the event is acknowledged once they are
+Events without a ``project`` go to no target. Deliveries are keyed by (target, event id), so
+a redelivered event adds nothing, and the event is acknowledged once they are
 committed (see :mod:`axonal_notifications.intake`). An event the catalog cannot decode is
 dead-lettered (see :mod:`axonal_bus.consumer`).
 """

@@ -1,37 +1,28 @@
-"""Events handled at the same moment become one query and one insert.
+"""Events handled at the same moment become one transaction and one insert.
 
 The consumer handles the messages of a pull concurrently; each handler hands its event to
 :meth:`Intake.submit` and waits. The first one schedules a flush for the next turn of the
-loop, by which time the others have joined: their subscriptions are read in one query and
-their deliveries inserted in one statement (keyed by subscription and event id, so an event
-seen again adds nothing). Every handler returns (and its message is acknowledged) only once
-that insert is committed, or raises its error (and the message is retried).
+loop, by which time the others have joined: what they call for is decided in one transaction
+(see :mod:`axonal_notifications.routing`) and their deliveries inserted in one statement
+(keyed by target and event id, so an event seen again adds nothing). Every handler returns
+(and its message is acknowledged) only once that transaction is committed, or raises its
+error (and the message is retried).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
 
-from axonal_events import CloudEvent, EventData
-from axonal_notifications import deliveries_store, webhooks_store
-from axonal_notifications.domain.deliveries import NewDelivery
-from axonal_notifications.domain.filters import Subscription, wants
+from axonal_db import transaction
+from axonal_events import Subjects
+from axonal_notifications import deliveries_store
+from axonal_notifications.routing import Received, deliveries_for
 
 __all__ = ["Intake", "Received"]
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """An event and its bytes as they were on the bus (what receivers get)."""
-
-    raw: bytes
-    event: CloudEvent[EventData]
 
 
 class Intake:
@@ -39,11 +30,15 @@ class Intake:
 
     Args:
         pool: the service's pool (it exists once the service has started).
+        subjects: where the events the intake announces go.
         added: called after an insert that added deliveries.
     """
 
-    def __init__(self, pool: Callable[[], asyncpg.Pool], added: Callable[[], None]) -> None:
+    def __init__(
+        self, pool: Callable[[], asyncpg.Pool], subjects: Subjects, added: Callable[[], None]
+    ) -> None:
         self.pool = pool
+        self.subjects = subjects
         self.added = added
         self._waiting: list[tuple[Received, asyncio.Future[None]]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -76,18 +71,7 @@ class Intake:
         if count:
             self.added()
 
-    async def _store(self, batch: Sequence[Received]) -> int:
-        projects = {r.event.project for r in batch if r.event.project}
-        if not projects:
-            return 0
-        async with self.pool().acquire() as conn:
-            by_project: dict[str, list[Subscription]] = defaultdict(list)
-            for sub in await webhooks_store.subscriptions(conn, sorted(projects)):
-                by_project[sub.project].append(sub)
-            new = [
-                NewDelivery(sub.id, r.event.id, r.event.event_type, r.raw)
-                for r in batch
-                for sub in by_project.get(r.event.project or "", ())
-                if wants(sub, r.event.event_type, r.event.data)
-            ]
+    async def _store(self, batch: list[Received]) -> int:
+        async with transaction(self.pool()) as conn:
+            new = await deliveries_for(conn, self.subjects, batch)
             return await deliveries_store.add(conn, new) if new else 0

@@ -25,7 +25,9 @@ class NotificationSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_NOTIFICATIONS_", extra="ignore")
 
-    attempt_timeout: float = Field(default=10.0, gt=0, description="Seconds per POST.")
+    attempt_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds per attempt (a POST or an SMTP session)."
+    )
     retry_schedule: CsvFloats = Field(
         default_factory=lambda: list(DEFAULT_SCHEDULE),
         description="Seconds before each retry (each drawn with full jitter).",

@@ -9,7 +9,7 @@ from axonal_db import Connection
 from axonal_events.webhooks import WebhookInfo, WebhookSpec
 from axonal_notifications.domain.filters import Subscription
 
-__all__ = ["create", "delete", "disable", "get", "list_for", "subscriptions"]
+__all__ = ["create", "delete", "get", "list_for", "subscriptions"]
 
 _INFO = (
     "SELECT w.id, w.project, w.url, w.events, w.kinds, w.statuses, w.tags, w.description, "
@@ -72,17 +72,3 @@ async def subscriptions(conn: Connection, projects: Sequence[str]) -> list[Subsc
         )
         for row in rows
     ]  # fmt: skip
-
-
-async def disable(conn: Connection, webhook_id: str, reason: str) -> None:
-    """Disable a subscription; its deliveries still waiting are dead (replayable)."""
-    await conn.execute(
-        "UPDATE webhooks SET enabled = false, disabled_reason = $2 WHERE id = $1",
-        webhook_id,
-        reason,
-    )
-    await conn.execute(
-        "UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, updated_at = now() "
-        "WHERE webhook_id = $1 AND status IN ('pending', 'failed')",
-        webhook_id,
-    )

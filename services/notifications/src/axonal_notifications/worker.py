@@ -1,5 +1,8 @@
 """The delivery worker: claims due deliveries, sends them concurrently, records outcomes.
 
+Deliveries go to webhook subscriptions and connections alike (each job's sender is picked
+by its kind); URLs are logged masked, since chat webhook URLs carry tokens.
+
 Replicas share the deliveries through ``FOR UPDATE SKIP LOCKED``: a claim holds each
 delivery for the length of an attempt (if its outcome is never recorded, because the replica
 died, it is due again after that). The worker wakes at once when this replica adds a
@@ -21,10 +24,11 @@ import structlog
 
 from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_db import Connection, transaction
-from axonal_notifications import deliveries_store, webhooks_store
-from axonal_notifications.adapters.http import Poster
+from axonal_notifications import deliveries_store, targets_store
 from axonal_notifications.domain.breaker import Circuit, CircuitState
 from axonal_notifications.domain.deliveries import Job, Outcome, judge
+from axonal_notifications.domain.secrets import mask_url
+from axonal_notifications.ports import Sender
 
 __all__ = ["DeliveryWorker", "WorkerConfig"]
 
@@ -46,9 +50,9 @@ class WorkerConfig:
 class DeliveryWorker:
     """Run one per replica with :meth:`run`; :meth:`wake` when a delivery was added."""
 
-    def __init__(self, pool: asyncpg.Pool, poster: Poster, config: WorkerConfig) -> None:
+    def __init__(self, pool: asyncpg.Pool, sender: Sender, config: WorkerConfig) -> None:
         self.pool = pool
-        self.poster = poster
+        self.sender = sender
         self.config = config
         self._wake = asyncio.Event()
         self._outcomes: asyncio.Queue[Outcome] = asyncio.Queue()
@@ -120,13 +124,15 @@ class DeliveryWorker:
                         sending.append(queued[0])
                         until = now + self._hold
                         await deliveries_store.reschedule(conn, queued[1:], until, held=True)
-                        log.info("webhooks.circuit_probe", url=url, failures=circuit.failures)
+                        log.info(
+                            "webhooks.circuit_probe", url=mask_url(url), failures=circuit.failures
+                        )
             if probing:
                 await deliveries_store.save_circuits(conn, probing)
         return sending
 
     async def _send(self, job: Job) -> None:
-        await self._outcomes.put(await self.poster.send(job))
+        await self._outcomes.put(await self.sender.send(job))
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
@@ -160,9 +166,10 @@ class DeliveryWorker:
             released = await deliveries_store.release(conn, closed) if closed else 0
             for outcome in outcomes:
                 if outcome.gone:
-                    reason = f"{outcome.job.url} answered 410 Gone at {outcome.at.isoformat()}"
-                    await webhooks_store.disable(conn, outcome.job.webhook_id, reason)
-                    log.warning("webhooks.disabled", webhook=outcome.job.webhook_id, reason=reason)
+                    url = mask_url(outcome.job.url)
+                    reason = f"{url} answered 410 Gone at {outcome.at.isoformat()}"
+                    await targets_store.disable(conn, outcome.job.target_id, reason)
+                    log.warning("webhooks.disabled", target=outcome.job.target_id, reason=reason)
         if released:
             self._wake.set()
         loop = asyncio.get_running_loop()
@@ -193,5 +200,7 @@ class DeliveryWorker:
         threshold = self.config.breaker_threshold
         after = circuit.failed(now, threshold, timedelta(seconds=self.config.breaker_cooldown))
         if after.open_until is not None:
-            log.warning("webhooks.circuit_open", url=outcome.job.url, until=after.open_until)
+            log.warning(
+                "webhooks.circuit_open", url=mask_url(outcome.job.url), until=after.open_until
+            )
         return after

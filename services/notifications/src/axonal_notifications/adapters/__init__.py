@@ -1,1 +1,1 @@
-"""Real implementations of the outside effects: DNS resolution and HTTP delivery."""
+"""Real implementations of the outside effects: DNS resolution, HTTP and SMTP delivery."""

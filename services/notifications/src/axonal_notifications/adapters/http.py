@@ -1,4 +1,6 @@
-"""One signed POST of a CloudEvent to a receiver, timed and summarised as an outcome."""
+"""One POST to a receiver, timed and summarised as an outcome: the signed CloudEvent (a
+webhook subscription or connection), or the JSON body a chat or PagerDuty connection
+renders from it."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ from datetime import UTC, datetime
 
 import httpx
 
+from axonal_events import CATALOG
 from axonal_events.webhooks import RESPONSE_EXCERPT_CHARS
 from axonal_notifications.domain.deliveries import Job, Outcome
+from axonal_notifications.domain.notifiers import http_body
+from axonal_notifications.domain.secrets import redact
 from axonal_notifications.domain.signing import signed_headers
 from axonal_notifications.domain.targets import Resolver, TargetPolicy, TargetRefused, check_target
 
@@ -20,7 +25,7 @@ _EXCERPT_BYTES = RESPONSE_EXCERPT_CHARS * 4  # enough UTF-8 for the excerpt's ch
 
 
 class Poster:
-    """Sends jobs over one pooled client; never raises for a receiver's failure.
+    """Sends HTTP jobs over one pooled client; never raises for a receiver's failure.
 
     Args:
         client: shared by every attempt (keeps connections to receivers alive).
@@ -45,18 +50,28 @@ class Poster:
             code: int | None = None, excerpt: str = "", error: str | None = None
         ) -> Outcome:
             latency = (time.perf_counter() - started) * 1000
+            error = None if error is None else redact(error, [job.url])
             return Outcome(job, at, round(latency, 3), code, excerpt, error)
 
         try:
             await check_target(job.url, self.resolver, self.policy)
         except TargetRefused as exc:
             return outcome(error=f"refused: {exc}")
-        headers = {"content-type": CONTENT_TYPE, "user-agent": "axonal-webhooks/1"}
-        headers |= signed_headers(job.secret, job.event_id, at, job.payload)
+        headers = {"user-agent": "axonal-webhooks/1"}
+        if job.kind == "webhook":
+            body = job.payload
+            headers |= {"content-type": CONTENT_TYPE}
+            headers |= signed_headers(job.secret, job.event_id, at, job.payload)
+        else:
+            try:
+                body = http_body(job.kind, CATALOG.decode(job.payload), job.settings)
+            except Exception as exc:  # noqa: BLE001 - recorded, never lost in a task
+                return outcome(error=f"not rendered: {type(exc).__name__}: {exc}")
+            headers |= {"content-type": "application/json"}
         try:
             async with asyncio.timeout(self.timeout):
                 async with self.client.stream(
-                    "POST", job.url, content=job.payload, headers=headers
+                    "POST", job.url, content=body, headers=headers
                 ) as response:
                     body = await _head(response)
         except TimeoutError:

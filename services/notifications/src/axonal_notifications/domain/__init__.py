@@ -1,1 +1,2 @@
-"""Pure webhook logic: filters, retry schedule, circuit breaker, target policy, signatures."""
+"""Pure notification logic: filters, retry schedule, circuit breaker, target policy,
+signatures, secret masking, hooks, alert de-duplication and each notifier's payload."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from axonal_events.webhooks import DeliveryStatus
 from axonal_notifications.domain.schedule import next_delay
@@ -14,9 +15,10 @@ __all__ = ["Job", "NewDelivery", "Outcome", "Verdict", "judge"]
 
 @dataclass(frozen=True, slots=True)
 class NewDelivery:
-    """An event (its bytes as they were on the bus) for one subscription."""
+    """An event (its bytes as they were on the bus) for one target (a webhook subscription
+    or a connection)."""
 
-    webhook_id: str
+    target_id: str
     event_id: str
     event_type: str
     payload: bytes = field(repr=False)
@@ -24,20 +26,27 @@ class NewDelivery:
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """A claimed delivery: the event's bytes, where they go, and how they are signed."""
+    """A claimed delivery: the event's bytes, where they go and how (``kind``: ``webhook``
+    signs the CloudEvent with ``secret``; a connection's ``settings`` hold the rest).
 
-    webhook_id: str
+    ``url`` is also the key of the target's circuit breaker (``smtp://host:port`` for email).
+    """
+
+    target_id: str
     event_id: str
-    url: str
+    url: str = field(repr=False)
     secret: str = field(repr=False)
     payload: bytes = field(repr=False)
     attempts: int
     round_start: int
+    kind: str = "webhook"
+    settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What one attempt gave; ``status_code`` is ``None`` when no response came."""
+    """What one attempt gave: ``status_code`` is the HTTP status, or the SMTP reply code of
+    an email (2xx is success in both), ``None`` when no response came."""
 
     job: Job
     at: datetime

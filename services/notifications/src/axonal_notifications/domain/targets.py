@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
 
-__all__ = ["IPAddress", "Resolver", "TargetPolicy", "TargetRefused", "check_target", "classify"]
+__all__ = [
+    "IPAddress",
+    "Resolver",
+    "TargetPolicy",
+    "TargetRefused",
+    "check_host",
+    "check_target",
+    "classify",
+]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -100,6 +108,16 @@ async def check_target(url: str, resolver: Resolver, policy: TargetPolicy) -> No
     host = (parts.hostname or "").lower().rstrip(".")
     if parts.scheme not in {"http", "https"} or not host:
         raise TargetRefused(f"{url!r} is not an http(s) URL")
+    await check_host(host, resolver, policy, shown=url)
+
+
+async def check_host(
+    host: str, resolver: Resolver, policy: TargetPolicy, *, shown: str | None = None
+) -> None:
+    """Raise :class:`TargetRefused` unless every address of ``host`` may be reached
+    (``shown`` names the target in the message, the host by default)."""
+    host = host.lower().rstrip(".")
+    shown = shown or host
     if host in policy.deny_hosts:
         raise TargetRefused(f"host {host} is denied by configuration")
     if host in METADATA_HOSTS:
@@ -117,4 +135,4 @@ async def check_target(url: str, resolver: Resolver, policy: TargetPolicy) -> No
         why = _refusal(host, address, policy)
         if why is not None:
             hint = "" if classify(address)[0] else " (allow it with AXONAL_NOTIFICATIONS_ALLOW_*)"
-            raise TargetRefused(f"{url} is refused: {why}{hint}")
+            raise TargetRefused(f"{shown} is refused: {why}{hint}")

@@ -1,0 +1,248 @@
+"""``axonal connections``: named notifier targets of a project and the alert routes to them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
+from axonal.cli import console
+from axonal.webhooks_cmd import show_deliveries
+
+__all__ = ["connections_app"]
+
+connections_app = typer.Typer(
+    name="connections",
+    help="Connections (webhook, slack, discord, mattermost, teams, pagerduty, email) that hooks "
+    "and alert routes deliver to.",
+    no_args_is_help=True,
+)
+routes_app = typer.Typer(
+    name="routes", help="Alert routes: matching events go to a connection.", no_args_is_help=True
+)
+connections_app.add_typer(routes_app, name="routes")
+Repeated = list[str] | None
+
+
+def _path(project: str | None, tail: str = "") -> str:
+    return project_path(project, "connections", tail)
+
+
+def _target(item: dict[str, Any]) -> str:
+    smtp = item.get("smtp")
+    if smtp:
+        return f"smtp {smtp['host']}:{smtp['port']} -> {', '.join(smtp['to'])}"
+    key = f" key {item['routing_key']}" if item.get("routing_key") else ""
+    return f"{item.get('url') or '-'}{key}"
+
+
+def _show(connections: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("name", "kind", "target (secrets masked)", "state", "failures in a row")
+    for item in connections:
+        state = "[green]enabled[/]" if item["enabled"] else "[red]disabled[/]"
+        if item.get("disabled_reason"):
+            state += f" ({escape(item['disabled_reason'])})"
+        table.add_row(
+            escape(item["name"]), item["kind"], escape(_target(item)), state,
+            str(item.get("consecutive_failures", 0)),
+        )  # fmt: skip
+    console.print(table if connections else "no connections")
+
+
+def _smtp(
+    host: str | None,
+    port: int,
+    username: str | None,
+    password: str | None,
+    security: str,
+    sender: str | None,
+    to: Repeated,
+) -> dict[str, Any] | None:
+    if host is None:
+        return None
+    return {
+        "host": host, "port": port, "username": username, "password": password,
+        "security": security, "sender": sender, "to": to or [],
+    }  # fmt: skip
+
+
+@connections_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="Unique in the project; hooks refer to it.")],
+    kind: Annotated[
+        str,
+        typer.Argument(help="webhook, slack, discord, mattermost, teams, pagerduty or email."),
+    ],
+    url: Annotated[str | None, typer.Option("--url", help="The incoming webhook URL.")] = None,
+    routing_key: Annotated[
+        str | None,
+        typer.Option("--routing-key", envvar="AXONAL_PAGERDUTY_ROUTING_KEY", help="PagerDuty."),
+    ] = None,
+    smtp_host: Annotated[str | None, typer.Option("--smtp-host")] = None,
+    smtp_port: Annotated[int, typer.Option("--smtp-port", min=1, max=65535)] = 587,
+    smtp_user: Annotated[str | None, typer.Option("--smtp-user")] = None,
+    smtp_password: Annotated[
+        str | None, typer.Option("--smtp-password", envvar="AXONAL_SMTP_PASSWORD")
+    ] = None,
+    smtp_security: Annotated[
+        str, typer.Option("--smtp-security", help="starttls, tls or none.")
+    ] = "starttls",
+    sender: Annotated[str | None, typer.Option("--from", help="The From address.")] = None,
+    to: Annotated[Repeated, typer.Option("--to", help="A recipient (repeatable).")] = None,
+    description: Annotated[str, typer.Option("--description", "-d")] = "",
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Create a connection, e.g. ``axonal connections create team slack --url https://...``."""
+    path = guarded(lambda: _path(project))
+    body: dict[str, Any] = {"name": name, "kind": kind, "description": description}
+    smtp = _smtp(smtp_host, smtp_port, smtp_user, smtp_password, smtp_security, sender, to)
+    extra = {"url": url, "routing_key": routing_key, "smtp": smtp}
+    body |= {k: v for k, v in extra.items() if v is not None}
+    with api(api_url) as client:
+        found = client.request("POST", path, json=body)
+    if as_json:
+        print_json(found)
+        return
+    _show([found])
+    if found.get("secret"):
+        console.print(f"signing secret: [bold]{escape(found['secret'])}[/]")
+        console.print("[yellow]Store it now: it is not shown again.[/]")
+
+
+@connections_app.command("ls")
+def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
+    """List the project's connections (secrets masked)."""
+    path = guarded(lambda: _path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else _show(found["connections"])
+
+
+@connections_app.command("rm")
+def rm(
+    name: Annotated[str, typer.Argument(help="The connection's name.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a connection, its deliveries and the alert routes to it."""
+    path = guarded(lambda: _path(project, name))
+    with api(api_url) as client:
+        found = client.request("DELETE", path)
+    print_json(found) if as_json else console.print(f"deleted connection [bold]{escape(name)}[/]")
+
+
+@connections_app.command("deliveries")
+def deliveries(
+    name: Annotated[str, typer.Argument(help="The connection's name.")],
+    status: Annotated[
+        str | None, typer.Option("--status", help="pending, failed, delivered or dead.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """The newest deliveries through a connection with their attempts."""
+    path = guarded(lambda: _path(project, f"{name}/deliveries"))
+    params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
+    with api(api_url) as client:
+        found = client.request("GET", path, params=params)
+    print_json(found) if as_json else show_deliveries(found["deliveries"])
+
+
+@connections_app.command("replay")
+def replay(
+    name: Annotated[str, typer.Argument(help="The connection's name.")],
+    delivery: Annotated[
+        str | None, typer.Option("--delivery", help="Only this delivery (else every dead one).")
+    ] = None,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Send a delivery again, or every dead delivery of the connection."""
+    tail = f"{name}/deliveries/{delivery}/replay" if delivery else f"{name}/replay"
+    path = guarded(lambda: _path(project, tail))
+    with api(api_url) as client:
+        found = client.request("POST", path)
+    print_json(found) if as_json else console.print(f"{found['replayed']} deliveries queued again")
+
+
+def _routes_path(project: str | None, tail: str = "") -> str:
+    return project_path(project, "alert-routes", tail)
+
+
+def _show_routes(routes: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("id", "events", "to", "filters", "dedup s", "suppressed")
+    for route in routes:
+        filters = [f"{k}: {', '.join(route[k])}" for k in ("kinds", "statuses", "tags") if route[k]]
+        table.add_row(
+            route["id"], escape(", ".join(route["events"])), escape(route["connection"]),
+            escape("; ".join(filters)) or "[dim]-[/]", str(route["dedup_seconds"]),
+            str(route.get("suppressed", 0)),
+        )  # fmt: skip
+    console.print(table if routes else "no alert routes")
+
+
+@routes_app.command("create")
+def create_route(
+    connection: Annotated[str, typer.Argument(help="The connection's name.")],
+    events: Annotated[
+        list[str],
+        typer.Option("--event", "-e", help="Event type or wildcard (repeatable): metric.crossed."),
+    ],
+    kinds: Annotated[Repeated, typer.Option("--kind", help="Only runs of this kind.")] = None,
+    statuses: Annotated[Repeated, typer.Option("--status", help="Only this status.")] = None,
+    tags: Annotated[
+        Repeated, typer.Option("--tag", "-t", help="Only events with this tag.")
+    ] = None,
+    dedup: Annotated[
+        int, typer.Option("--dedup", min=0, help="Seconds a repeated alert is suppressed.")
+    ] = 300,
+    description: Annotated[str, typer.Option("--description", "-d")] = "",
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Route events, e.g. ``axonal connections routes create oncall -e metric.crossed``."""
+    path = guarded(lambda: _routes_path(project))
+    body = {
+        "connection": connection, "events": events, "kinds": kinds or [],
+        "statuses": statuses or [], "tags": tags or [], "dedup_seconds": dedup,
+        "description": description,
+    }  # fmt: skip
+    with api(api_url) as client:
+        found = client.request("POST", path, json=body)
+    print_json(found) if as_json else _show_routes([found])
+
+
+@routes_app.command("ls")
+def ls_routes(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
+    """List the project's alert routes."""
+    path = guarded(lambda: _routes_path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path)
+    print_json(found) if as_json else _show_routes(found["routes"])
+
+
+@routes_app.command("rm")
+def rm_route(
+    route_id: Annotated[str, typer.Argument(help="The route's id.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete an alert route."""
+    path = guarded(lambda: _routes_path(project, route_id))
+    with api(api_url) as client:
+        found = client.request("DELETE", path)
+    print_json(found) if as_json else console.print(f"deleted alert route [bold]{route_id}[/]")
