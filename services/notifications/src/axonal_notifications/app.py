@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
 from faststream import FastStream
 
 from axonal_bus.aio import cancel_and_wait
@@ -35,7 +35,7 @@ class _Runtime:
         self.policy = settings.target_policy()
         self._ctx: ServiceContext | None = None
         self._worker: DeliveryWorker | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: aiohttp.ClientSession | None = None
         self._tasks: list[asyncio.Task[Any]] = []
 
     def register(self, ctx: ServiceContext) -> None:
@@ -52,11 +52,10 @@ class _Runtime:
     async def start(self) -> None:
         assert self._ctx is not None  # registered before the application starts
         s = self.settings
-        limits = httpx.Limits(
-            max_connections=s.concurrency, max_keepalive_connections=s.concurrency
-        )
-        self._client = httpx.AsyncClient(
-            timeout=s.attempt_timeout, limits=limits, follow_redirects=False, trust_env=False
+        self._client = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=s.concurrency),
+            timeout=aiohttp.ClientTimeout(total=s.attempt_timeout),
+            auto_decompress=False,
         )
         poster = Poster(self._client, s.attempt_timeout, self.resolver, self.policy)
         mailer = Mailer(s.attempt_timeout, self.resolver, self.policy)
@@ -74,7 +73,7 @@ class _Runtime:
     async def stop(self) -> None:
         await cancel_and_wait(self._tasks)
         if self._client is not None:
-            await self._client.aclose()
+            await self._client.close()
 
 
 def build_notifications_app(
