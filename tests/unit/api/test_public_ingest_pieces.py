@@ -29,10 +29,47 @@ from axonal_events.traces import (
 )
 from axonal_traces import convert_export
 
-CAPTURE = (
-    Path(__file__).parents[3].parent
-    / "shared/conformance/langfuse-sdk-captures/v5/013_POST_api_public_otel_v1_traces.json"
-)
+CAPTURES = Path(__file__).parents[3].parent / "shared/conformance/langfuse-sdk-captures/v5"
+CAPTURE = CAPTURES / "013_POST_api_public_otel_v1_traces.json"
+OTLP_CAPTURES = sorted(CAPTURES.glob("*_POST_api_public_otel_v1_traces.json"))
+#: Every kind of value, an event, an error status, a root span and a scope without a name.
+RICH = {
+    "resourceSpans": [
+        {
+            "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "x"}}]},
+            "scopeSpans": [
+                {
+                    "scope": {},
+                    "spans": [
+                        {
+                            "traceId": "0af7651916cd43dd8448eb211c80319c",
+                            "spanId": "b7ad6b7169203331",
+                            "name": "root",
+                            "startTimeUnixNano": "1700000000000000000",
+                            "endTimeUnixNano": "1700000001000000000",
+                            "attributes": [
+                                {"key": "n", "value": {"intValue": "7"}},
+                                {"key": "f", "value": {"doubleValue": 0.5}},
+                                {"key": "b", "value": {"boolValue": True}},
+                                {"key": "raw", "value": {"bytesValue": "AAE="}},
+                                {"key": "list", "value": {"arrayValue": {"values": [
+                                    {"stringValue": "a"}, {"intValue": "1"}]}}},
+                                {"key": "map", "value": {"kvlistValue": {"values": [
+                                    {"key": "k", "value": {"stringValue": "v"}}]}}},
+                                {"key": "empty", "value": {}},
+                            ],
+                            "events": [{
+                                "timeUnixNano": "1700000000500000000", "name": "retry",
+                                "attributes": [{"key": "try", "value": {"intValue": "2"}}],
+                            }],
+                            "status": {"code": "STATUS_CODE_ERROR", "message": "upstream 503"},
+                        }
+                    ],
+                }
+            ],
+        }
+    ]
+}  # fmt: skip
 PROJECT = KeyProject(id="p1", owner="acme", name="llm")
 
 
@@ -48,8 +85,12 @@ def protobuf_of(export: dict) -> bytes:
     return json_format.ParseDict(export, ExportTraceServiceRequest()).SerializeToString()
 
 
-def test_a_protobuf_export_decodes_to_the_same_records_as_its_json():
-    export = json.loads(CAPTURE.read_text())["body"]["otlp_json"]
+@pytest.mark.parametrize(
+    "export",
+    [RICH, *(json.loads(p.read_text())["body"]["otlp_json"] for p in OTLP_CAPTURES)],
+    ids=["every-value-kind", *(p.name[:3] for p in OTLP_CAPTURES)],
+)
+def test_a_protobuf_export_decodes_to_the_same_records_as_its_json(export):
     decoded = otlp_export(protobuf_of(export), "application/x-protobuf")
     from_proto = convert_export(decoded, project_id="p1")
     from_json = convert_export(export, project_id="p1")

@@ -10,16 +10,23 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Iterable
 from typing import Any
 
 from fastapi import Request
-from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 __all__ = ["BodyError", "json_body", "otlp_export", "read_body"]
 
-_ID_FIELDS = ("traceId", "spanId", "parentSpanId")
+_JSON_NAMES = {
+    "string_value": "stringValue",
+    "bool_value": "boolValue",
+    "int_value": "intValue",
+    "double_value": "doubleValue",
+}
 
 
 class BodyError(Exception):
@@ -62,14 +69,67 @@ def json_body(raw: bytes) -> Any:
         raise BodyError(400, f"the body is not valid JSON: {exc}") from None
 
 
-def _hex_ids(value: Any) -> None:
-    """Protobuf JSON carries bytes as base64; OTLP-JSON carries ids as hex."""
-    for resource in value.get("resourceSpans", []):
-        for scope in resource.get("scopeSpans", []):
-            for span in scope.get("spans", []):
-                for key in _ID_FIELDS:
-                    if span.get(key):
-                        span[key] = base64.b64decode(span[key]).hex()
+def _value(value: AnyValue) -> dict[str, Any]:
+    """An ``AnyValue`` as OTLP-JSON (bytes in base64, as the JSON encoding has them)."""
+    kind = value.WhichOneof("value")
+    if kind is None:
+        return {}
+    if kind == "array_value":
+        return {"arrayValue": {"values": [_value(v) for v in value.array_value.values]}}
+    if kind == "kvlist_value":
+        return {"kvlistValue": {"values": _attributes(value.kvlist_value.values)}}
+    if kind == "bytes_value":
+        return {"bytesValue": base64.b64encode(value.bytes_value).decode()}
+    return {_JSON_NAMES[kind]: getattr(value, kind)}
+
+
+def _attributes(items: Iterable[KeyValue]) -> list[dict[str, Any]]:
+    return [{"key": item.key, "value": _value(item.value)} for item in items]
+
+
+def _span(span: Span) -> dict[str, Any]:
+    return {
+        "traceId": span.trace_id.hex(),
+        "spanId": span.span_id.hex(),
+        "parentSpanId": span.parent_span_id.hex(),
+        "name": span.name,
+        "startTimeUnixNano": span.start_time_unix_nano,
+        "endTimeUnixNano": span.end_time_unix_nano,
+        "attributes": _attributes(span.attributes),
+        "events": [
+            {
+                "timeUnixNano": e.time_unix_nano,
+                "name": e.name,
+                "attributes": _attributes(e.attributes),
+            }
+            for e in span.events
+        ],
+        "status": {"code": span.status.code, "message": span.status.message},
+    }
+
+
+def _export_dict(message: ExportTraceServiceRequest) -> dict[str, Any]:
+    """The OTLP-JSON shape of a protobuf export, as far as the converter reads it (ids in
+    hex, as OTLP-JSON has them); a direct walk, several times faster than ``MessageToDict``."""
+    return {
+        "resourceSpans": [
+            {
+                "resource": {"attributes": _attributes(rs.resource.attributes)},
+                "scopeSpans": [
+                    {
+                        "scope": {
+                            "name": ss.scope.name or None,
+                            "version": ss.scope.version or None,
+                            "attributes": _attributes(ss.scope.attributes),
+                        },
+                        "spans": [_span(span) for span in ss.spans],
+                    }
+                    for ss in rs.scope_spans
+                ],
+            }
+            for rs in message.resource_spans
+        ]
+    }
 
 
 def otlp_export(raw: bytes, content_type: str) -> Any:
@@ -84,6 +144,4 @@ def otlp_export(raw: bytes, content_type: str) -> Any:
         message.ParseFromString(raw)
     except DecodeError as exc:
         raise BodyError(400, f"the body is not an OTLP ExportTraceServiceRequest: {exc}") from None
-    export = json_format.MessageToDict(message)
-    _hex_ids(export)
-    return export
+    return _export_dict(message)
