@@ -1,7 +1,8 @@
 """Bus throughput: Axonal's consumer and outbox relay against raw nats-py in the same run.
 
 Starts its own nats-server and PostgreSQL, then measures:
-  consume   raw nats-py fetch(100)+ack (reference) vs ``subscribe_events`` (decode, verdict)
+  consume   raw nats-py fetch(100)+ack (reference) vs ``subscribe_events`` (decode, verdict,
+            one handler call a message) and a ``BatchConsumer`` (one call a fetch)
   publish   raw JetStream publish with Nats-Msg-Id, 256 in flight (reference) vs the outbox
             relay (claim rows, publish, mark), including the transactional enqueue
 Prints messages per second and the ratio to the reference. Run: ``make bench``.
@@ -15,13 +16,14 @@ import time
 import nats
 from _servers import nats_and_postgres
 
-from axonal_bus.consumer import subscribe_events
+from axonal_bus.batches import BatchConsumer
+from axonal_bus.consumer import ConsumerSpec, subscribe_events
 from axonal_bus.outbox import OutboxRelay, enqueue, event_headers
 from axonal_bus.provision import provision
 from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_bus.settings import BusSettings
 from axonal_db import create_pool, migrate, transaction
-from axonal_events import RunStatus, StreamKind, Subjects
+from axonal_events import CATALOG, RunStatus, StreamKind, Subjects
 from axonal_testing.bus import make_broker, running
 from axonal_testing.factories import run_event
 
@@ -86,6 +88,32 @@ async def consume_axonal(settings: BusSettings) -> float:
     return time.perf_counter() - started
 
 
+async def consume_batched(js, subjects: Subjects) -> float:
+    done = asyncio.Event()
+    seen = 0
+
+    async def handler(batch) -> None:
+        nonlocal seen
+        seen += len(batch)
+        if seen >= N:
+            done.set()
+
+    spec = ConsumerSpec(
+        durable="batched",
+        filter_subjects=[subjects.events("run")],
+        decode=CATALOG.decode,
+        batch_size=100,
+    )
+    consumer = BatchConsumer(spec, handler)
+    started = time.perf_counter()
+    await consumer.open(js, subjects)
+    task = asyncio.create_task(consumer.run())
+    await asyncio.wait_for(done.wait(), 120)
+    finished = time.perf_counter()
+    task.cancel()
+    return finished - started
+
+
 async def main() -> None:
     with nats_and_postgres() as (nats_url, database_url):
         await run(nats_url, database_url)
@@ -126,9 +154,11 @@ async def run(nats_url: str, database_url: str) -> None:
     settings = BusSettings(nats_url=nats_url, namespace="benchpub")
     raw_consume = rate(N, await consume_raw(js, settings.subjects))
     axonal_consume = rate(N, await consume_axonal(settings))
+    batched_consume = rate(N, await consume_batched(js, settings.subjects))
     print("consume")
     print(f"  {'raw nats-py fetch(100) + ack':<44} {raw_consume:>10,.0f} msg/s   (reference)")
     row("subscribe_events (decode + verdict + ack)", axonal_consume, raw_consume)
+    row("BatchConsumer (decode + batch verdict + ack)", batched_consume, raw_consume)
     await nc.close()
 
 

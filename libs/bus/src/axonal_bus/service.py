@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,7 +24,9 @@ from pydantic import BaseModel
 
 from axonal_bus import rpc
 from axonal_bus.aio import cancel_and_wait
+from axonal_bus.batches import BatchConsumer, BatchHandler
 from axonal_bus.broker import create_broker, jetstream
+from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.dlq_relay import register_dlq_relay
 from axonal_bus.housekeeping import keep_tables_small
 from axonal_bus.log import configure_logging
@@ -49,6 +51,7 @@ class ServiceSettings(BusSettings):
 
 
 Req = TypeVar("Req", bound=BaseModel)
+T = TypeVar("T")
 
 
 @dataclass
@@ -60,6 +63,7 @@ class ServiceContext:
     broker: NatsBroker
     subjects: Subjects
     _pool: asyncpg.Pool | None = None
+    batch_consumers: list[BatchConsumer[Any]] = field(default_factory=list)
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -78,6 +82,10 @@ class ServiceContext:
             request_model=model,
             handler=handler,
         )
+
+    def consume_batches(self, spec: ConsumerSpec[T], handler: BatchHandler[T]) -> None:
+        """Consume ``spec``'s durable in batches (:mod:`axonal_bus.batches`) while running."""
+        self.batch_consumers.append(BatchConsumer(spec, handler))
 
 
 @dataclass(frozen=True)
@@ -141,6 +149,10 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
 
     @app.after_startup
     async def start_relay() -> None:
+        inbox = ctx.subjects.inbox_prefix(definition.name)
+        for consumer in ctx.batch_consumers:
+            await consumer.open(jetstream(broker), ctx.subjects, inbox_prefix=inbox)
+            tasks.append(asyncio.create_task(consumer.run(), name=consumer.spec.durable))
         relay = OutboxRelay(ctx.pool, jetstream(broker))
         tasks.append(asyncio.create_task(relay.run(), name=f"{definition.name}-outbox"))
         tasks.append(asyncio.create_task(keep_tables_small(ctx.pool), name="housekeeping"))

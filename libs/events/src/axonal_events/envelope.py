@@ -12,7 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from axonal_events.base import EventData
 from axonal_events.ids import uuid7
 
-__all__ = ["TYPE_PREFIX", "CloudEvent", "dataschema_for", "new_event", "parse_dataschema"]
+__all__ = [
+    "TYPE_PREFIX",
+    "AnyEnvelope",
+    "CloudEvent",
+    "EventEnvelope",
+    "dataschema_for",
+    "new_event",
+    "parse_dataschema",
+]
 
 TYPE_PREFIX = "axonal."
 D = TypeVar("D")
@@ -79,6 +87,12 @@ class CloudEvent(BaseModel, Generic[D]):
         return json.dumps(self.to_dict(), separators=(",", ":")).encode()
 
 
+#: The parametrised envelopes, built once: pydantic keeps parametrisations only as long as
+#: something holds them, and rebuilding one (its schema included) costs milliseconds.
+AnyEnvelope = CloudEvent[dict[str, Any]]
+EventEnvelope = CloudEvent[EventData]
+
+
 def new_event(
     data: EventData,
     *,
@@ -92,7 +106,7 @@ def new_event(
     """Wrap ``data`` in an envelope with a fresh UUIDv7 id (or ``event_id``)."""
     event_type = data.event_type()
     event_id = event_id or str(uuid7())
-    return CloudEvent[EventData](
+    return EventEnvelope(
         id=event_id,
         source=source,
         type=TYPE_PREFIX + event_type,

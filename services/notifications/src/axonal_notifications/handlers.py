@@ -2,14 +2,14 @@
 wants it (see :mod:`axonal_notifications.routing`).
 
 Events without a ``project`` go to no target. Deliveries are keyed by (target, event id), so
-a redelivered event adds nothing, and the event is acknowledged once they are
-committed (see :mod:`axonal_notifications.intake`). An event the catalog cannot decode is
-dead-lettered (see :mod:`axonal_bus.consumer`).
+a redelivered event adds nothing. Events are consumed in batches, each acknowledged once its
+deliveries are committed (see :mod:`axonal_notifications.intake`); an event the catalog
+cannot decode is dead-lettered (see :mod:`axonal_bus.batches`).
 """
 
 from __future__ import annotations
 
-from axonal_bus.consumer import ConsumerSpec, subscribe
+from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.service import ServiceContext
 from axonal_events import CATALOG
 from axonal_notifications.intake import Intake, Received
@@ -27,9 +27,8 @@ def register(ctx: ServiceContext, intake: Intake) -> None:
         durable=f"{ctx.name}-events",
         filter_subjects=[ctx.subjects.events()],
         decode=_decode,
-        batch_size=64,
+        batch_size=256,
         ack_wait=30.0,
         max_ack_pending=4096,
     )
-    inbox = ctx.subjects.inbox_prefix(ctx.name)
-    subscribe(ctx.broker, ctx.subjects, spec, intake.submit, inbox_prefix=inbox)
+    ctx.consume_batches(spec, intake.store)

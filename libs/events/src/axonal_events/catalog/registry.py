@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from axonal_events.base import EventData
-from axonal_events.envelope import CloudEvent, parse_dataschema
+from axonal_events.envelope import AnyEnvelope, CloudEvent, EventEnvelope, parse_dataschema
 from axonal_events.errors import (
     DataValidationError,
     EnvelopeError,
@@ -80,7 +80,7 @@ class Catalog:
         if not isinstance(doc, dict):
             raise NotJSONError(f"body is JSON {type(doc).__name__}, not an object")
         try:
-            envelope = CloudEvent[dict[str, Any]].model_validate(doc)
+            envelope = AnyEnvelope.model_validate(doc)
             event_type, version = parse_dataschema(envelope.dataschema)
         except ValidationError as exc:
             raise EnvelopeError(f"not a CloudEvents 1.0 envelope: {_first_error(exc)}") from None
@@ -97,6 +97,6 @@ class Catalog:
             ) from None
         if data.event_type() != event_type:
             raise DataValidationError(f"data describes {data.event_type()}, envelope {event_type}")
-        return CloudEvent[EventData].model_construct(
+        return EventEnvelope.model_construct(
             **{**envelope.model_dump(), "data": data}, _fields_set=envelope.model_fields_set
         )
