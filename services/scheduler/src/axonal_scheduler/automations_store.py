@@ -71,12 +71,19 @@ async def delete(conn: Connection, project: str, rule_id: str) -> bool:
     return bool(status == "DELETE 1")
 
 
-async def enabled_rules(conn: Connection, project: str) -> list[Rule]:
-    """The enabled rules of ``project`` with their ids."""
+async def enabled_rules(conn: Connection, projects: list[str]) -> dict[str, list[Rule]]:
+    """The enabled rules of ``projects`` with their ids, by project (those with none left out)."""
     rows = await conn.fetch(
-        "SELECT id, spec FROM automations WHERE project = $1 AND enabled", project
+        "SELECT id, project, spec FROM automations WHERE project = ANY($1::text[]) AND enabled "
+        "ORDER BY created_at",
+        projects,
     )
-    return [(row["id"], AutomationConfig.model_validate(row["spec"])) for row in rows]
+    found: dict[str, list[Rule]] = {}
+    for row in rows:
+        found.setdefault(row["project"], []).append(
+            (row["id"], AutomationConfig.model_validate(row["spec"]))
+        )
+    return found
 
 
 async def record_firing(

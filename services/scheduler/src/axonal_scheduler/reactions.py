@@ -1,17 +1,20 @@
 """What the scheduler does when events arrive: operation hooks and automation rules.
 
 Every event on the bus (the platform's and those outside systems post) is read once by the
-``scheduler-events`` consumer. A ``hook.requested`` that is not a notification starts its
-operation; each enabled automation rule of the event's project that matches it fires. All of
-an event's effects commit in one transaction; the started runs' uuids derive from the event
-id and every firing is keyed by (rule, event), so a redelivered event changes nothing.
+``scheduler-events`` consumer, in batches (one query reads the rules of every project in a
+batch). A ``hook.requested`` that is not a notification starts its operation; each enabled
+automation rule of the event's project that matches it fires. All of an event's effects commit
+in one transaction; the started runs' uuids derive from the event id and every firing is
+keyed by (rule, event), so a redelivered event (or batch) changes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import structlog
 
-from axonal_bus.consumer import ConsumerSpec, subscribe
+from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_db import transaction
@@ -44,6 +47,10 @@ def _decode(raw: bytes) -> Incoming:
         return parse_event(raw)
     except ValueError as exc:
         raise Permanent(str(exc)) from None
+
+
+def _is_hook(event: Incoming) -> bool:
+    return not event.external and event.type == _HOOK and bool(event.project)
 
 
 def _split(project: str) -> tuple[str, str]:
@@ -104,31 +111,34 @@ async def _fire(engine: Engine, rule_id: str, rule: AutomationConfig, event: Inc
 
 
 def register(ctx: ServiceContext, settings: SchedulerSettings) -> None:
-    """Consume every event of the namespace for hooks and automation rules."""
+    """Consume every event of the namespace, in batches, for hooks and automation rules."""
     source = f"/axonal/{ctx.name}"
 
-    async def on_event(event: Incoming) -> None:
-        if event.project is None or "/" not in event.project:
-            return
-        is_hook = not event.external and event.type == _HOOK
+    async def react(event: Incoming, fired: list[automations_store.Rule]) -> None:
         async with transaction(ctx.pool) as conn:
-            rules = await automations_store.enabled_rules(conn, event.project)
-            fired = [(rule_id, rule) for rule_id, rule in rules if matches(rule, event)]
-            if not (is_hook or fired):
-                return
             engine = Engine(Tx(conn, ctx.subjects, source), settings)
-            if is_hook:
+            if _is_hook(event):
                 await _start_hook(engine, event)
             for rule_id, rule in fired:
                 await _fire(engine, rule_id, rule, event)
+
+    async def on_batch(events: Sequence[Incoming]) -> None:
+        projects = sorted({e.project for e in events if e.project and "/" in e.project})
+        if not projects:
+            return
+        async with ctx.pool.acquire() as conn:
+            rules = await automations_store.enabled_rules(conn, projects)
+        for event in events:  # in stream order: a later event sees what an earlier one did
+            of_project = rules.get(event.project or "", [])
+            fired = [(rule_id, rule) for rule_id, rule in of_project if matches(rule, event)]
+            if fired or _is_hook(event):
+                await react(event, fired)
 
     spec: ConsumerSpec[Incoming] = ConsumerSpec(
         durable=f"{ctx.name}-events",
         filter_subjects=[ctx.subjects.events(), ctx.subjects.externals()],
         decode=_decode,
-        batch_size=16,
-        ack_wait=30.0,
+        batch_size=64,
+        ack_wait=60.0,
     )
-    subscribe(
-        ctx.broker, ctx.subjects, spec, on_event, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name)
-    )
+    ctx.consume_batches(spec, on_batch)
