@@ -104,9 +104,11 @@ class Subjects:
     def external(self, source: str, event_type: str) -> str:
         return f"{self.namespace}.ext.{_token(source, 'source')}.{_dotted(event_type, 'type')}"
 
-    def externals(self) -> str:
-        """Filter for every event outside systems posted."""
-        return f"{self.namespace}.ext.>"
+    def externals(self, source: str | None = None) -> str:
+        """Filter for every event outside systems posted, or those of one ``source``."""
+        if source is None:
+            return f"{self.namespace}.ext.>"
+        return f"{self.namespace}.ext.{_token(source, 'source')}.>"
 
     def dlq(self, consumer: str) -> str:
         return f"{self.namespace}.dlq.{_token(consumer, 'consumer')}"

@@ -68,6 +68,38 @@ def publish(
         )
 
 
+@events_app.command("nats-user")
+def nats_user_entry(
+    source: Annotated[str, typer.Argument(help="The integration's name, e.g. warehouse.")],
+    namespace: Annotated[
+        str, typer.Option("--namespace", envvar="AXONAL_NAMESPACE", help="The bus namespace.")
+    ] = "axonal",
+) -> None:
+    """Print a NATS user for a trusted integration: it may publish its own events on
+    ``<ns>.ext.<source>.>`` and nothing else. Add the entry to the ``users`` of the
+    platform's account in the nats-server configuration."""
+    from axonal_events import Subjects  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_events.integrations import (  # noqa: PLC0415
+        integration_inbox,
+        nats_user,
+        password_variable,
+    )
+
+    try:
+        subjects = Subjects(namespace)
+        entry = nats_user(subjects, source)
+    except ValueError as exc:
+        fail(str(exc), hint="a source is one token of letters, digits, - or _")
+    print(entry)
+    console.print(
+        f"[dim]# set {password_variable(source)} in the server's environment; the client "
+        f"connects as ext-{escape(source)} with inbox_prefix="
+        f"{integration_inbox(subjects, source)} and publishes CloudEvents on "
+        f"{subjects.externals(source)[:-1]}<type>[/]",
+        highlight=False,
+    )
+
+
 def _data(value: str) -> Any:
     text = value
     if value.startswith("@"):

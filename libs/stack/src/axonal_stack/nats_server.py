@@ -34,6 +34,7 @@ class NatsServer(ServerProcess):
         data_dir: holds ``nats.conf``, the JetStream store and the log.
         port: client port; a free one is picked when it is ``None`` or taken.
         sync_interval: JetStream fsync interval (``"2m"`` default, ``"always"`` for every write).
+        extra_config: appended to the configuration (accounts and users, for example).
     """
 
     name = "nats-server"
@@ -46,6 +47,7 @@ class NatsServer(ServerProcess):
         port: int | None = None,
         sync_interval: str | None = None,
         max_payload: int = 8 * 1024 * 1024,
+        extra_config: str = "",
     ) -> None:
         super().__init__(data_dir / "nats.log")
         self.data_dir = data_dir
@@ -53,6 +55,7 @@ class NatsServer(ServerProcess):
         self.port = free_port(port, host)
         self.sync_interval = sync_interval
         self.max_payload = max_payload
+        self.extra_config = extra_config
 
     @property
     def url(self) -> str:
@@ -72,6 +75,7 @@ class NatsServer(ServerProcess):
             f"port: {self.port}",
             f"max_payload: {self.max_payload}",
             f"jetstream: {json.dumps(jetstream)}",
+            self.extra_config,
         ]
         return "\n".join(lines) + "\n"
 
