@@ -34,7 +34,7 @@ class NotificationSettings(BaseSettings):
     )
     breaker_threshold: int = Field(default=5, ge=1, description="Failures in a row to trip.")
     breaker_cooldown: float = Field(default=60.0, gt=0, description="Seconds an open URL waits.")
-    concurrency: int = Field(default=16, ge=1, description="Deliveries in flight per replica.")
+    concurrency: int = Field(default=64, ge=1, description="Deliveries in flight per replica.")
     poll_interval: float = Field(
         default=0.5, gt=0, description="Seconds between looks for other replicas' deliveries."
     )
