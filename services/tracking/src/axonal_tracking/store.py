@@ -83,14 +83,16 @@ _WHOLE_SQL = (
     "SELECT step, value, value AS lo, value AS hi, 1 AS n FROM metric_points "
     "WHERE run_uuid = $1 AND name = $2 ORDER BY step"
 )
-# Steps cut into ``$5`` buckets of equal width: each keeps its last step and value (the value
-# of the highest step, via the max of [step, value] pairs), its min and max values and its
-# size, so a chart of 1,000 points still shows every spike. The aggregate is hashed in memory.
+# Steps cut into ``$5`` buckets of equal width (integer arithmetic, ``$4`` is past the last
+# step): each keeps its last step, its min and max values and its size, so a chart of 1,000
+# points still shows every spike; the last step's value is then read by primary key, once a
+# bucket (cheaper than carrying [step, value] arrays through the aggregate for every row).
 _BUCKETS_SQL = (
-    "SELECT max(step) AS step, (max(ARRAY[step::float8, value]))[2] AS value, "
-    "min(value) AS lo, max(value) AS hi, count(*) AS n FROM metric_points "
-    "WHERE run_uuid = $1 AND name = $2 "
-    "GROUP BY width_bucket(step::float8, $3::float8, $4::float8, $5::int) ORDER BY 1"
+    "WITH buckets AS (SELECT max(step) AS step, min(value) AS lo, max(value) AS hi, "
+    "count(*) AS n FROM metric_points WHERE run_uuid = $1 AND name = $2 "
+    "GROUP BY (step - $3::bigint) * $5::bigint / ($4::bigint - $3::bigint)) "
+    "SELECT b.step, (SELECT p.value FROM metric_points p WHERE p.run_uuid = $1 "
+    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n FROM buckets b ORDER BY 1"
 )
 
 
