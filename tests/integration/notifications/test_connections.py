@@ -8,6 +8,7 @@ from email.policy import default as email_policy
 
 import pytest
 from pydantic import ValidationError
+from standardwebhooks import Webhook
 
 from axonal_bus.errors import RemoteError
 from axonal_events import (
@@ -115,6 +116,24 @@ async def test_a_slack_hook_reaches_the_receiver_as_a_slack_message(
     [delivery] = await wait_for(delivered, message="delivery recorded")
     assert (delivery.id, delivery.event_type) == (event.id, "hook.requested")
     assert delivery.attempts[0].status_code == 200
+
+
+async def test_a_webhook_hook_is_the_signed_cloudevent(notifications, nats_client, receiver):
+    name = project()
+    created = await connect(
+        nats_client, notifications, project=name, name="ops", kind="webhook", url=receiver.url
+    )
+    assert created.secret is not None
+    assert created.secret.startswith("whsec_")  # shown once, at creation
+    event = hook(name, "ops", hub_ref="webhook")
+    await publish(nats_client, notifications, event)
+
+    [hit] = await wait_for(receiver.delivered, message="the signed hook arrives")
+    assert hit.headers["content-type"] == "application/cloudevents+json"
+    doc = Webhook(created.secret).verify(hit.body, hit.headers)
+    assert hit.body == event.to_json()
+    assert (doc["id"], doc["type"]) == (event.id, "axonal.hook.requested")
+    assert (doc["data"]["hub_ref"], doc["data"]["status"]) == ("webhook", "failed")
 
 
 async def test_an_email_hook_reaches_the_smtp_server(notifications, nats_client, mailbox):
