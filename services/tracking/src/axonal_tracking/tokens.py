@@ -1,8 +1,10 @@
 """Token counts for generations that sent text but no usage, with ``tiktoken`` (imported lazily).
 
 Only models tiktoken knows are counted. Loading an encoding may download its file, so it is
-loaded once per encoding on a background thread; until it is ready (or when it cannot be had,
-e.g. offline) counts are ``None`` and the generation simply has no computed usage.
+loaded once per encoding on a background thread; until it is ready counts are ``None`` and the
+generation simply has no computed usage. Where the file cannot be downloaded (an offline or
+air-gapped deployment) the encoding comes from ``bpe_openai``, which has tiktoken's encodings
+built in and the same API.
 """
 
 from __future__ import annotations
@@ -35,7 +37,14 @@ def _load(name: str) -> None:
 
     try:
         _encodings[name] = tiktoken.get_encoding(name)
-    except Exception as exc:  # noqa: BLE001 - offline or a broken cache: count nothing
+        return
+    except Exception as exc:  # noqa: BLE001 - offline or a broken cache: the built-in tables
+        log.info("tokens.tiktoken_unavailable", encoding=name, error=str(exc))
+    try:
+        import bpe_openai  # noqa: PLC0415
+
+        _encodings[name] = bpe_openai.get_encoding(name)
+    except Exception as exc:  # noqa: BLE001 - an encoding neither has: count nothing
         log.warning("tokens.encoding_unavailable", encoding=name, error=str(exc))
         _encodings[name] = None
 
