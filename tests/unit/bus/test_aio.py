@@ -2,7 +2,9 @@
 
 import asyncio
 
-from axonal_bus.aio import cancel_and_wait, wait_event
+import pytest
+
+from axonal_bus.aio import cancel_and_wait, finish_despite_cancellation, wait_event
 
 
 async def _swallows_the_first_cancellation(swallowed: list[int]) -> None:
@@ -47,3 +49,33 @@ async def test_wait_event_can_be_cancelled():
     task.cancel()
     await asyncio.wait({task}, timeout=1)
     assert task.cancelled()
+
+
+async def test_clean_up_runs_to_its_end_through_repeated_cancellations():
+    stopped: list[str] = []
+
+    async def stop_child() -> str:
+        await asyncio.sleep(0.3)  # a process taking its time to exit
+        stopped.append("child")
+        return "stopped"
+
+    async def owner() -> str:
+        return await finish_despite_cancellation(stop_child())
+
+    task = asyncio.create_task(owner())
+    await asyncio.sleep(0)
+    for _ in range(3):  # as cancel_and_wait does while the task is not done
+        task.cancel()
+        await asyncio.sleep(0.05)
+    assert not task.done()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert stopped == ["child"]
+
+
+async def test_without_cancellation_the_result_comes_back():
+    async def work() -> int:
+        await asyncio.sleep(0)
+        return 7
+
+    assert await finish_despite_cancellation(work()) == 7

@@ -11,6 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
+from axonal_bus.aio import finish_despite_cancellation
 from axonal_stack.discovery import ServiceEntry
 from axonal_stack.policy import Backoff
 from axonal_stack.process import parent_death_signal
@@ -60,8 +61,8 @@ class ServiceRunner:
             proc = await self._spawn()
             try:
                 healthy_for = await self._watch(proc)
-            except asyncio.CancelledError:
-                await self._terminate(proc)
+            except asyncio.CancelledError:  # the service stops before the supervisor goes on
+                await finish_despite_cancellation(self._terminate(proc))
                 raise
             code = proc.returncode
             delay = self.backoff.crashed(healthy_for)
