@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
 from axonal.cli import console
-from axonal.webhooks_cmd import show_deliveries
+from axonal.deliveries_cli import add_delivery_commands
 
 __all__ = ["connections_app"]
 
@@ -138,41 +138,7 @@ def rm(
     print_json(found) if as_json else console.print(f"deleted connection [bold]{escape(name)}[/]")
 
 
-@connections_app.command("deliveries")
-def deliveries(
-    name: Annotated[str, typer.Argument(help="The connection's name.")],
-    status: Annotated[
-        str | None, typer.Option("--status", help="pending, failed, delivered or dead.")
-    ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
-    project: ProjectOpt = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """The newest deliveries through a connection with their attempts."""
-    path = guarded(lambda: _path(project, f"{name}/deliveries"))
-    params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
-    with api(api_url) as client:
-        found = client.request("GET", path, params=params)
-    print_json(found) if as_json else show_deliveries(found["deliveries"])
-
-
-@connections_app.command("replay")
-def replay(
-    name: Annotated[str, typer.Argument(help="The connection's name.")],
-    delivery: Annotated[
-        str | None, typer.Option("--delivery", help="Only this delivery (else every dead one).")
-    ] = None,
-    project: ProjectOpt = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """Send a delivery again, or every dead delivery of the connection."""
-    tail = f"{name}/deliveries/{delivery}/replay" if delivery else f"{name}/replay"
-    path = guarded(lambda: _path(project, tail))
-    with api(api_url) as client:
-        found = client.request("POST", path)
-    print_json(found) if as_json else console.print(f"{found['replayed']} deliveries queued again")
+add_delivery_commands(connections_app, _path, "connection", "name")
 
 
 def _routes_path(project: str | None, tail: str = "") -> str:

@@ -9,15 +9,15 @@ from rich.markup import escape
 
 from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
 from axonal.cli import console
+from axonal.deliveries_cli import add_delivery_commands
 
-__all__ = ["show_deliveries", "webhooks_app"]
+__all__ = ["webhooks_app"]
 
 webhooks_app = typer.Typer(
     name="webhooks",
     help="Webhook subscriptions: events POSTed as signed CloudEvents.",
     no_args_is_help=True,
 )
-_STATUS_STYLE = {"delivered": "green", "failed": "yellow", "dead": "red", "pending": "dim"}
 
 
 def _path(project: str | None, tail: str = "") -> str:
@@ -39,23 +39,6 @@ def _show(webhooks: list[dict[str, Any]]) -> None:
             str(hook.get("consecutive_failures", 0)),
         )  # fmt: skip
     console.print(table if webhooks else "no webhooks")
-
-
-def show_deliveries(deliveries: list[dict[str, Any]]) -> None:
-    from rich.table import Table  # noqa: PLC0415
-
-    table = Table("event", "type", "status", "attempts", "last code", "latency ms", "next attempt")
-    for item in deliveries:
-        last = item["attempts"][-1] if item["attempts"] else {}
-        code = last.get("status_code")
-        style = _STATUS_STYLE.get(item["status"], "")
-        table.add_row(
-            item["id"], item["event_type"], f"[{style}]{item['status']}[/]",
-            str(len(item["attempts"])),
-            str(code) if code is not None else escape(last.get("error") or "-")[:40],
-            f"{last['latency_ms']:.1f}" if last else "-", item.get("next_attempt_at") or "-",
-        )  # fmt: skip
-    console.print(table if deliveries else "no deliveries")
 
 
 @webhooks_app.command("create")
@@ -125,41 +108,4 @@ def delete(
     print_json(found) if as_json else console.print(f"deleted webhook [bold]{webhook_id}[/]")
 
 
-@webhooks_app.command("deliveries")
-def deliveries(
-    webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
-    status: Annotated[
-        str | None, typer.Option("--status", help="pending, failed, delivered or dead.")
-    ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
-    project: ProjectOpt = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """The newest deliveries of a subscription with their attempts."""
-    path = guarded(lambda: _path(project, f"{webhook_id}/deliveries"))
-    params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
-    with api(api_url) as client:
-        found = client.request("GET", path, params=params)
-    print_json(found) if as_json else show_deliveries(found["deliveries"])
-
-
-@webhooks_app.command("replay")
-def replay(
-    webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
-    delivery: Annotated[
-        str | None, typer.Option("--delivery", help="Only this delivery (else every dead one).")
-    ] = None,
-    project: ProjectOpt = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """Send a delivery again, or every dead delivery of the subscription."""
-    tail = f"{webhook_id}/deliveries/{delivery}/replay" if delivery else f"{webhook_id}/replay"
-    path = guarded(lambda: _path(project, tail))
-    with api(api_url) as client:
-        found = client.request("POST", path)
-    if as_json:
-        print_json(found)
-    else:
-        console.print(f"{found['replayed']} deliveries queued again")
+add_delivery_commands(webhooks_app, _path, "webhook", "id")

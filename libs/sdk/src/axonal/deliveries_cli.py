@@ -1,0 +1,82 @@
+"""``deliveries`` and ``replay``: the delivery log of a webhook subscription or a connection.
+
+No ``from __future__ import annotations`` here: Typer reads the commands' annotations at run
+time, and the argument's type is built inside :func:`add_delivery_commands`.
+"""
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
+from axonal.cli import console
+
+__all__ = ["add_delivery_commands", "show_deliveries"]
+
+_STATUS_STYLE = {"delivered": "green", "failed": "yellow", "dead": "red", "pending": "dim"}
+
+
+def show_deliveries(deliveries: list[dict[str, Any]]) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("event", "type", "status", "attempts", "last code", "latency ms", "next attempt")
+    for item in deliveries:
+        last = item["attempts"][-1] if item["attempts"] else {}
+        code = last.get("status_code")
+        style = _STATUS_STYLE.get(item["status"], "")
+        table.add_row(
+            item["id"], item["event_type"], f"[{style}]{item['status']}[/]",
+            str(len(item["attempts"])),
+            str(code) if code is not None else escape(last.get("error") or "-")[:40],
+            f"{last['latency_ms']:.1f}" if last else "-", item.get("next_attempt_at") or "-",
+        )  # fmt: skip
+    console.print(table if deliveries else "no deliveries")
+
+
+def add_delivery_commands(
+    app: typer.Typer, path: Callable[[str | None, str], str], target: str, key: str
+) -> None:
+    """Add ``deliveries`` and ``replay`` to ``app``: ``path(project, tail)`` is the API path
+    below one ``target`` (``connection``), which the commands' argument names by its ``key``
+    (``name``)."""
+    Target = Annotated[  # noqa: N806 - a type
+        str, typer.Argument(metavar=key.upper(), help=f"The {target}'s {key}.")
+    ]
+
+    @app.command("deliveries", help=f"The newest deliveries of a {target} with their attempts.")
+    def deliveries(
+        key: Target,
+        status: Annotated[
+            str | None, typer.Option("--status", help="pending, failed, delivered or dead.")
+        ] = None,
+        limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+        project: ProjectOpt = None,
+        as_json: AsJson = False,
+        api_url: ApiUrl = None,
+    ) -> None:
+        where = guarded(lambda: path(project, f"{key}/deliveries"))
+        params: dict[str, Any] = {"limit": limit} | ({"status": status} if status else {})
+        with api(api_url) as client:
+            found = client.request("GET", where, params=params)
+        print_json(found) if as_json else show_deliveries(found["deliveries"])
+
+    @app.command("replay", help=f"Send a delivery again, or every dead one of a {target}.")
+    def replay(
+        key: Target,
+        delivery: Annotated[
+            str | None, typer.Option("--delivery", help="Only this delivery (else every dead one).")
+        ] = None,
+        project: ProjectOpt = None,
+        as_json: AsJson = False,
+        api_url: ApiUrl = None,
+    ) -> None:
+        tail = f"{key}/deliveries/{delivery}/replay" if delivery else f"{key}/replay"
+        where = guarded(lambda: path(project, tail))
+        with api(api_url) as client:
+            found = client.request("POST", where)
+        if as_json:
+            print_json(found)
+        else:
+            console.print(f"{found['replayed']} deliveries queued again")
