@@ -52,10 +52,11 @@ async def test_wait_event_can_be_cancelled():
 
 
 async def test_clean_up_runs_to_its_end_through_repeated_cancellations():
+    exited = asyncio.Event()  # the child process exits when the test says so
     stopped: list[str] = []
 
     async def stop_child() -> str:
-        await asyncio.sleep(0.3)  # a process taking its time to exit
+        await exited.wait()
         stopped.append("child")
         return "stopped"
 
@@ -63,11 +64,12 @@ async def test_clean_up_runs_to_its_end_through_repeated_cancellations():
         return await finish_despite_cancellation(stop_child())
 
     task = asyncio.create_task(owner())
-    await asyncio.sleep(0)
-    for _ in range(3):  # as cancel_and_wait does while the task is not done
+    for _ in range(3):  # cancelled again and again, as cancel_and_wait does, while it stops
+        await asyncio.sleep(0)
         task.cancel()
-        await asyncio.sleep(0.05)
+    await asyncio.sleep(0)
     assert not task.done()
+    exited.set()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert stopped == ["child"]
