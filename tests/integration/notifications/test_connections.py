@@ -16,6 +16,7 @@ from axonal_events import (
     Comparison,
     HookRequested,
     MetricCrossed,
+    NotificationDelivered,
     NotificationFailed,
     StreamKind,
     new_event,
@@ -115,7 +116,17 @@ async def test_a_slack_hook_reaches_the_receiver_as_a_slack_message(
 
     [delivery] = await wait_for(delivered, message="delivery recorded")
     assert (delivery.id, delivery.event_type) == (event.id, "hook.requested")
-    assert delivery.attempts[0].status_code == 200
+    assert (delivery.target_id, delivery.attempts[0].status_code) == (created.id, 200)
+
+    stream = notifications.subjects.stream_name(StreamKind.EVENTS)
+    subject = notifications.subjects.event("notification.delivered")
+    [(_, raw, _)] = await wait_for(
+        lambda: read_stream(nats_client.jetstream(), stream, subject), message="announced"
+    )
+    announced = CATALOG.decode(raw)
+    assert isinstance(announced.data, NotificationDelivered)
+    assert (announced.data.channel, announced.data.source_event_id) == ("slack", event.id)
+    assert announced.correlationid == event.correlationid
 
 
 async def test_a_webhook_hook_is_the_signed_cloudevent(notifications, nats_client, receiver):

@@ -34,7 +34,7 @@ def test_spent_schedule_means_dead():
 
 
 def _outcome(attempts, code, round_start=0):
-    job = Job("w", "e", "http://x", "whsec_x", b"{}", attempts, round_start)
+    job = Job("w", "e", "run.failed", "a/b", "http://x", "whsec_x", b"{}", attempts, round_start)
     return Outcome(job, datetime(2026, 1, 1, tzinfo=UTC), 1.0, code)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -23,7 +24,7 @@ from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
 from axonal_db import Connection, transaction
 from axonal_events import CloudEvent, EventData, Subjects
 
-__all__ = ["OutboxRelay", "enqueue", "event_headers"]
+__all__ = ["OutboxRelay", "enqueue", "enqueue_many", "event_headers"]
 
 log = structlog.get_logger(__name__)
 # The relay of each schema listens on "<schema>_outbox"; NOTIFY is delivered at commit.
@@ -31,6 +32,13 @@ _CHANNEL_SQL = "SELECT current_schema() || '_outbox'"
 _ENQUEUE_SQL = (
     "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
     "VALUES ($1, $2, $3, $4::text::jsonb)) "
+    "SELECT pg_notify(current_schema() || '_outbox', '')"
+)
+_ENQUEUE_MANY_SQL = (
+    "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
+    "SELECT e.event_id, e.subject, e.payload, e.headers::jsonb FROM unnest($1::text[], "
+    "$2::text[], $3::bytea[], $4::text[]) AS e(event_id, subject, payload, headers) "
+    "ON CONFLICT (event_id) DO NOTHING) "
     "SELECT pg_notify(current_schema() || '_outbox', '')"
 )
 
@@ -60,6 +68,22 @@ async def enqueue(
         subject or subjects.event(event.event_type),
         event.to_json(),
         json.dumps(event_headers(event)),
+    )
+
+
+async def enqueue_many(
+    conn: Connection, subjects: Subjects, events: Sequence[CloudEvent[EventData]]
+) -> None:
+    """Add ``events`` to the outbox in one statement inside the caller's open transaction,
+    each to its own subject; an event already there (same id) is left as it is."""
+    if not events:
+        return
+    await conn.execute(
+        _ENQUEUE_MANY_SQL,
+        [e.id for e in events],
+        [subjects.event(e.event_type) for e in events],
+        [e.to_json() for e in events],
+        [json.dumps(event_headers(e)) for e in events],
     )
 
 

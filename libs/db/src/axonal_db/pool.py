@@ -1,4 +1,11 @@
-"""asyncpg pools bound to one service schema, with JSON columns as Python values."""
+"""asyncpg pools bound to one service schema, with JSON columns as Python values.
+
+A pooled connection goes back to the pool without asyncpg's reset query (``RESET ALL``,
+``UNLISTEN *`` and the like: one more round trip per acquire). Services change no session
+state on pooled connections: settings are fixed when the connection opens, ``set_config``
+is local to a transaction, and a listener is removed before its connection is released.
+An open transaction is still rolled back on release.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +46,13 @@ async def configure_connection(conn: Connection) -> None:
         )
 
 
+class _PooledConnection(asyncpg.Connection):
+    """Released without a reset query (see the module's docstring)."""
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 def _settings(schema: str | None, extra: dict[str, str] | None) -> dict[str, str]:
     settings = dict(extra or {})
     if schema is not None:
@@ -63,6 +77,7 @@ async def create_pool(
         command_timeout=command_timeout,
         server_settings=_settings(schema, server_settings),
         init=configure_connection,
+        connection_class=_PooledConnection,
     )
 
 

@@ -193,8 +193,7 @@ class ConnectionRef(Payload):
 
 
 class ConnectionDeliveries(ConnectionRef):
-    """The newest deliveries through a connection (a ``DeliveryList``; each delivery's
-    ``webhook_id`` is the connection's id)."""
+    """The newest deliveries through a connection (a ``DeliveryList``)."""
 
     status: DeliveryStatus | None = None
     limit: int = Field(default=100, ge=1, le=1000)

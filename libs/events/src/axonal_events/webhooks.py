@@ -160,7 +160,7 @@ class DeliveryAttempt(Payload):
 
 class DeliveryInfo(Payload):
     id: str = Field(description="The event's id (also the webhook-id header).")
-    webhook_id: str
+    target_id: str = Field(description="The webhook subscription's or connection's id.")
     event_type: str
     status: DeliveryStatus
     attempts: list[DeliveryAttempt]

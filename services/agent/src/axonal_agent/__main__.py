@@ -1,8 +1,7 @@
 """``python -m axonal_agent`` runs the agent service."""
 
-import asyncio
-
 from axonal_agent.app import build_agent_app
+from axonal_bus import loop
 
 if __name__ == "__main__":
-    asyncio.run(build_agent_app().run())
+    loop.run(build_agent_app().run())

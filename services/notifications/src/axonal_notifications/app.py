@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 from faststream import FastStream
 
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.service import ServiceContext, ServiceDefinition, ServiceSettings, build_app
+from axonal_db import create_pool
 from axonal_notifications import connections_rpc, handlers, routes_rpc, rpc
 from axonal_notifications.adapters.dns import SystemResolver
 from axonal_notifications.adapters.http import Poster
@@ -27,7 +29,15 @@ VERSION = "0.1.0"
 
 
 class _Runtime:
-    """What lives as long as the service: one pooled HTTP client and the delivery worker."""
+    """What lives as long as the service: one pooled HTTP client and the delivery worker.
+
+    The worker has its own PostgreSQL pool whose commits do not wait for the WAL flush
+    (``synchronous_commit = off``): all it writes is claims and outcomes, and what a crash of
+    PostgreSQL could lose of those (the last few milliseconds) only makes an attempt be made
+    again, which at-least-once delivery allows (receivers dedupe by ``webhook-id``). The
+    deliveries themselves are inserted by the intake through the service's pool, durably,
+    before their events are acknowledged.
+    """
 
     def __init__(self, settings: NotificationSettings) -> None:
         self.settings = settings
@@ -35,6 +45,7 @@ class _Runtime:
         self.policy = settings.target_policy()
         self._ctx: ServiceContext | None = None
         self._worker: DeliveryWorker | None = None
+        self._worker_pool: asyncpg.Pool | None = None
         self._client: aiohttp.ClientSession | None = None
         self._tasks: list[asyncio.Task[Any]] = []
 
@@ -67,13 +78,22 @@ class _Runtime:
             concurrency=s.concurrency,
             poll_interval=s.poll_interval,
         )
-        self._worker = DeliveryWorker(self._ctx.pool, Senders(poster, mailer), config)
+        self._worker_pool = await create_pool(
+            self._ctx.settings.database_url,
+            schema=self._ctx.name,
+            max_size=4,
+            server_settings={"synchronous_commit": "off"},
+        )
+        senders = Senders(poster, mailer)
+        self._worker = DeliveryWorker(self._worker_pool, self._ctx.subjects, senders, config)
         self._tasks.append(asyncio.create_task(self._worker.run(), name="webhook-worker"))
 
     async def stop(self) -> None:
         await cancel_and_wait(self._tasks)
         if self._client is not None:
             await self._client.close()
+        if self._worker_pool is not None:
+            await self._worker_pool.close()
 
 
 def build_notifications_app(

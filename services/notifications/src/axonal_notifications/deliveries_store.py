@@ -21,30 +21,33 @@ __all__ = [
     "release",
     "replay",
     "reschedule",
-    "reset_circuits",
     "save_circuits",
-    "tripped",
 ]
 
 
 async def add(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     """Insert pending deliveries; one already there (an event seen again) is left as it is."""
     status: str = await conn.execute(
-        "INSERT INTO deliveries (target_id, event_id, event_type, payload, next_attempt_at) "
-        "SELECT n.*, now() FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[]) "
-        "AS n(target_id, event_id, event_type, payload) ON CONFLICT DO NOTHING",
+        "INSERT INTO deliveries (target_id, event_id, event_type, payload, correlation_id, "
+        "next_attempt_at) SELECT n.*, now() FROM unnest($1::text[], $2::text[], $3::text[], "
+        "$4::bytea[], $5::text[]) AS n(target_id, event_id, event_type, payload, correlation_id) "
+        "ON CONFLICT DO NOTHING",
         [d.target_id for d in deliveries],
         [d.event_id for d in deliveries],
         [d.event_type for d in deliveries],
         [d.payload for d in deliveries],
+        [d.correlation_id for d in deliveries],
     )
     return int(status.rsplit(" ", 1)[1])
 
 
-async def claim_due(conn: Connection, limit: int, lease: timedelta) -> list[Job]:
+async def claim_due(
+    conn: Connection, limit: int, lease: timedelta, threshold: int
+) -> tuple[list[Job], set[str]]:
     """Claim due deliveries of enabled targets for ``lease`` (replicas skip the rows another
     one is claiming; an attempt whose outcome is never recorded is made again once its lease
-    has passed)."""
+    has passed). Returns the jobs and which of their URLs have a circuit tripped (``threshold``
+    failures or more, read without locking)."""
     rows = await conn.fetch(
         "WITH due AS (SELECT d.target_id, d.event_id FROM deliveries d "
         "JOIN targets t ON t.id = d.target_id "
@@ -53,38 +56,23 @@ async def claim_due(conn: Connection, limit: int, lease: timedelta) -> list[Job]
         "UPDATE deliveries d SET next_attempt_at = now() + $2, held = false "
         "FROM due, targets t WHERE d.target_id = due.target_id "
         "AND d.event_id = due.event_id AND t.id = d.target_id "
-        "RETURNING d.target_id, d.event_id, d.payload, d.attempts, d.round_start, t.url, "
-        "t.secret, t.kind, t.settings::text AS settings",
+        "RETURNING d.target_id, d.event_id, d.event_type, d.payload, d.attempts, "
+        "d.round_start, d.correlation_id, t.url, t.secret, t.kind, t.project, "
+        "t.settings::text AS settings, EXISTS (SELECT 1 FROM endpoints e "
+        "WHERE e.url = t.url AND e.failures >= $3) AS tripped",
         limit,
         lease,
+        threshold,
     )
-    return [
+    jobs = [
         Job(
-            row["target_id"], row["event_id"], row["url"], row["secret"], bytes(row["payload"]),
-            row["attempts"], row["round_start"], row["kind"], json.loads(row["settings"]),
+            row["target_id"], row["event_id"], row["event_type"], row["project"], row["url"],
+            row["secret"], bytes(row["payload"]), row["attempts"], row["round_start"],
+            row["kind"], json.loads(row["settings"]), row["correlation_id"],
         )
         for row in rows
     ]  # fmt: skip
-
-
-async def tripped(conn: Connection, urls: Sequence[str], threshold: int) -> set[str]:
-    """Which of ``urls`` have a tripped circuit (read without locking)."""
-    rows = await conn.fetch(
-        "SELECT url FROM endpoints WHERE url = ANY($1::text[]) AND failures >= $2",
-        list(urls),
-        threshold,
-    )
-    return {row["url"] for row in rows}
-
-
-async def reset_circuits(conn: Connection, urls: Sequence[str]) -> list[str]:
-    """Close the circuits of ``urls`` (each just answered); returns those that had failures."""
-    rows = await conn.fetch(
-        "UPDATE endpoints SET failures = 0, open_until = NULL "
-        "WHERE url = ANY($1::text[]) AND (failures > 0 OR open_until IS NOT NULL) RETURNING url",
-        list(urls),
-    )
-    return [row["url"] for row in rows]
+    return jobs, {row["url"] for row in rows if row["tripped"]}
 
 
 async def reschedule(
@@ -135,37 +123,46 @@ async def save_circuits(conn: Connection, changed: dict[str, Circuit]) -> None:
     )
 
 
-async def record(conn: Connection, judged: Sequence[tuple[Outcome, Verdict]]) -> None:
-    """Each attempt into the log and each delivery's new state (deleted ones are skipped)."""
+_RECORD_SQL = (
+    "WITH o AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], "
+    "$5::int[], $6::float8[], $7::text[], $8::text[], $9::text[], $10::timestamptz[]) "
+    "AS o(target_id, event_id, number, at, status_code, latency_ms, excerpt, error, status, "
+    "next_at)), "
+    "logged AS (INSERT INTO delivery_attempts (target_id, event_id, number, at, status_code, "
+    "latency_ms, response_excerpt, error) SELECT o.target_id, o.event_id, o.number, o.at, "
+    "o.status_code, o.latency_ms, o.excerpt, o.error FROM o "
+    "JOIN deliveries d USING (target_id, event_id) ON CONFLICT DO NOTHING), "
+    "judged AS (UPDATE deliveries d SET status = o.status, attempts = o.number, "
+    "next_attempt_at = o.next_at, updated_at = now() FROM o "
+    "WHERE d.target_id = o.target_id AND d.event_id = o.event_id), "
+    "closed AS (UPDATE endpoints SET failures = 0, open_until = NULL "
+    "WHERE url = ANY($11::text[]) AND (failures > 0 OR open_until IS NOT NULL) RETURNING url) "
+    "SELECT url FROM closed"
+)
+
+
+async def record(
+    conn: Connection, judged: Sequence[tuple[Outcome, Verdict]], answered: Sequence[str]
+) -> list[str]:
+    """In one statement: each attempt into the log, each delivery's new state (deleted ones
+    are skipped) and the circuits of the ``answered`` URLs closed. Returns the URLs whose
+    circuit had failures."""
     outcomes = [o for o, _ in judged]
-    target_ids = [o.job.target_id for o in outcomes]
-    event_ids = [o.job.event_id for o in outcomes]
-    await conn.execute(
-        "INSERT INTO delivery_attempts (target_id, event_id, number, at, status_code, "
-        "latency_ms, response_excerpt, error) SELECT a.* FROM unnest($1::text[], $2::text[], "
-        "$3::int[], $4::timestamptz[], $5::int[], $6::float8[], $7::text[], $8::text[]) "
-        "AS a(target_id, event_id, number, at, status_code, latency_ms, excerpt, error) "
-        "JOIN deliveries d USING (target_id, event_id) ON CONFLICT DO NOTHING",
-        target_ids,
-        event_ids,
-        [o.job.attempts + 1 for o in outcomes],
+    rows = await conn.fetch(
+        _RECORD_SQL,
+        [o.job.target_id for o in outcomes],
+        [o.job.event_id for o in outcomes],
+        [v.attempts for _, v in judged],
         [o.at for o in outcomes],
         [o.status_code for o in outcomes],
         [o.latency_ms for o in outcomes],
         [o.excerpt for o in outcomes],
         [o.error for o in outcomes],
-    )
-    await conn.execute(
-        "UPDATE deliveries d SET status = u.status, attempts = u.attempts, "
-        "next_attempt_at = u.next_at, updated_at = now() FROM unnest($1::text[], $2::text[], "
-        "$3::text[], $4::int[], $5::timestamptz[]) AS u(target_id, event_id, status, attempts, "
-        "next_at) WHERE d.target_id = u.target_id AND d.event_id = u.event_id",
-        target_ids,
-        event_ids,
         [v.status.value for _, v in judged],
-        [v.attempts for _, v in judged],
         [v.next_attempt_at for _, v in judged],
+        list(answered),
     )
+    return [row["url"] for row in rows]
 
 
 async def list_for(
@@ -194,7 +191,7 @@ async def list_for(
     return [
         DeliveryInfo(
             id=row["event_id"],
-            webhook_id=target_id,
+            target_id=target_id,
             event_type=row["event_type"],
             status=DeliveryStatus(row["status"]),
             attempts=attempts[row["event_id"]],

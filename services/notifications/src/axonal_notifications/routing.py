@@ -22,6 +22,7 @@ from axonal_db import Connection
 from axonal_events import CloudEvent, EventData, NotificationFailed, Subjects, new_event
 from axonal_notifications import connections_store, routes_store, webhooks_store
 from axonal_notifications.domain.alerts import Route, admit, matching
+from axonal_notifications.domain.announcements import SOURCE
 from axonal_notifications.domain.deliveries import NewDelivery
 from axonal_notifications.domain.filters import Subscription, wants
 from axonal_notifications.domain.hooks import HookCall, hook_call, refusal
@@ -29,7 +30,6 @@ from axonal_notifications.domain.hooks import HookCall, hook_call, refusal
 __all__ = ["Received", "deliveries_for"]
 
 log = structlog.get_logger(__name__)
-SOURCE = "axonal/notifications"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,8 @@ async def deliveries_for(
 
 
 def _delivery(target_id: str, received: Received) -> NewDelivery:
-    return NewDelivery(target_id, received.event.id, received.event.event_type, received.raw)
+    event = received.event
+    return NewDelivery(target_id, event.id, event.event_type, received.raw, event.correlationid)
 
 
 async def _subscribed(

@@ -7,7 +7,8 @@ Replicas share the deliveries through ``FOR UPDATE SKIP LOCKED``: a claim holds 
 delivery for the length of an attempt (if its outcome is never recorded, because the replica
 died, it is due again after that). The worker wakes at once when this replica adds a
 delivery or a retry falls due, and polls for the deliveries other replicas added. Outcomes
-are written in batches by one recorder task, so a slow receiver never holds back others.
+are written in batches by one recorder task, so a slow receiver never holds back others;
+each is announced on the bus in the same transaction (see :mod:`~.domain.announcements`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,8 +25,11 @@ import asyncpg
 import structlog
 
 from axonal_bus.aio import cancel_and_wait, wait_event
+from axonal_bus.outbox import enqueue_many
 from axonal_db import Connection, transaction
+from axonal_events import Subjects
 from axonal_notifications import deliveries_store, targets_store
+from axonal_notifications.domain.announcements import announcement
 from axonal_notifications.domain.breaker import Circuit, CircuitState
 from axonal_notifications.domain.deliveries import Job, Outcome, judge
 from axonal_notifications.domain.secrets import mask_url
@@ -47,11 +52,18 @@ class WorkerConfig:
     poll_interval: float
 
 
+def _transaction(conn: Connection, *, open_one: bool) -> AbstractAsyncContextManager[Any]:
+    return conn.transaction() if open_one else nullcontext()
+
+
 class DeliveryWorker:
     """Run one per replica with :meth:`run`; :meth:`wake` when a delivery was added."""
 
-    def __init__(self, pool: asyncpg.Pool, sender: Sender, config: WorkerConfig) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, subjects: Subjects, sender: Sender, config: WorkerConfig
+    ) -> None:
         self.pool = pool
+        self.subjects = subjects
         self.sender = sender
         self.config = config
         self._wake = asyncio.Event()
@@ -88,9 +100,9 @@ class DeliveryWorker:
             self._backlog = True
             return
         async with self.pool.acquire() as conn:
-            jobs = await deliveries_store.claim_due(conn, free, self._hold)
-            urls = {job.url for job in jobs}
-            held = await deliveries_store.tripped(conn, list(urls), self.config.breaker_threshold)
+            jobs, held = await deliveries_store.claim_due(
+                conn, free, self._hold, self.config.breaker_threshold
+            )
         self._backlog = len(jobs) == free
         sending = [job for job in jobs if job.url not in held]
         if held:
@@ -158,18 +170,25 @@ class DeliveryWorker:
         judged = [(o, judge(o, self.config.schedule)) for o in outcomes]
         failing = {o.job.url for o in outcomes if not (o.ok or o.gone)}
         answered = {o.job.url for o in outcomes} - failing
-        async with transaction(self.pool) as conn:
-            await deliveries_store.record(conn, judged)
-            closed = await deliveries_store.reset_circuits(conn, list(answered))
+        announced = [a for o, v in judged if (a := announcement(o, v)) is not None]
+        gone = [o for o in outcomes if o.gone]
+        released = 0
+        # first-time successes only (the common case) are one statement, atomic on its own;
+        # releasing the deliveries a closed circuit held may follow it (they are due when
+        # the circuit would have reopened anyway)
+        single = not (failing or gone or announced)
+        async with self.pool.acquire() as conn, _transaction(conn, open_one=not single):
+            closed = await deliveries_store.record(conn, judged, sorted(answered))
+            await enqueue_many(conn, self.subjects, announced)
             if failing:
                 closed += await self._count_failures(conn, failing, outcomes)
-            released = await deliveries_store.release(conn, closed) if closed else 0
-            for outcome in outcomes:
-                if outcome.gone:
-                    url = mask_url(outcome.job.url)
-                    reason = f"{url} answered 410 Gone at {outcome.at.isoformat()}"
-                    await targets_store.disable(conn, outcome.job.target_id, reason)
-                    log.warning("webhooks.disabled", target=outcome.job.target_id, reason=reason)
+            if closed:
+                released = await deliveries_store.release(conn, closed)
+            for outcome in gone:
+                url = mask_url(outcome.job.url)
+                reason = f"{url} answered 410 Gone at {outcome.at.isoformat()}"
+                await targets_store.disable(conn, outcome.job.target_id, reason)
+                log.warning("webhooks.disabled", target=outcome.job.target_id, reason=reason)
         if released:
             self._wake.set()
         loop = asyncio.get_running_loop()

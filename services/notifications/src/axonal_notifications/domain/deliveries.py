@@ -22,6 +22,7 @@ class NewDelivery:
     event_id: str
     event_type: str
     payload: bytes = field(repr=False)
+    correlation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +30,14 @@ class Job:
     """A claimed delivery: the event's bytes, where they go and how (``kind``: ``webhook``
     signs the CloudEvent with ``secret``; a connection's ``settings`` hold the rest).
 
-    ``url`` is also the key of the target's circuit breaker (``smtp://host:port`` for email).
+    ``url`` is also the key of the target's circuit breaker (``smtp://host:port`` for email);
+    ``project`` is the target's.
     """
 
     target_id: str
     event_id: str
+    event_type: str
+    project: str
     url: str = field(repr=False)
     secret: str = field(repr=False)
     payload: bytes = field(repr=False)
@@ -41,6 +45,7 @@ class Job:
     round_start: int
     kind: str = "webhook"
     settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    correlation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
