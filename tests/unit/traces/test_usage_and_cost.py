@@ -63,7 +63,7 @@ def test_models_match_their_definitions(model, name):
 
 def test_cost_from_usage():
     cost = compute_cost(
-        "gpt-4o-mini",
+        find_model("gpt-4o-mini"),
         {
             "input": 1000,
             "output": 100,
@@ -81,6 +81,6 @@ def test_cost_from_usage():
 
 
 def test_no_cost_for_unknown_models_or_unpriced_usage():
-    assert compute_cost("my-model", {"input": 1}) is None
+    assert compute_cost(find_model("my-model"), {"input": 1}) is None
     assert compute_cost(None, {"input": 1}) is None
-    assert compute_cost("gpt-4o", {"images": 1}) is None
+    assert compute_cost(find_model("gpt-4o"), {"images": 1}) is None

@@ -6,10 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from axonal_events.llm_models import ModelDefinition, PricingTier
+from axonal_traces.pricing import Pricing
 from axonal_tracking.domain.trace_merge import merge
 from axonal_tracking.domain.trace_rows import observation_row, trace_row
 
 EARLIEST = frozenset({"timestamp"})
+SHIPPED = Pricing()
 
 
 def test_later_fields_win_whatever_the_arrival_order():
@@ -54,7 +57,9 @@ def generation(**fields):
 
 
 def test_cost_is_computed_from_usage_and_the_total_added():
-    row = observation_row("p", "o", generation(model="gpt-4o", usage_details={"input": 100}), None)
+    row = observation_row(
+        "p", "o", generation(model="gpt-4o", usage_details={"input": 100}), SHIPPED, None
+    )
     assert row["usage_details"] == {"input": 100, "total": 100}
     assert row["cost_source"] == "computed"
     assert row["cost_details"] == {
@@ -67,13 +72,19 @@ def test_cost_is_computed_from_usage_and_the_total_added():
 def test_client_cost_is_kept_exactly_as_sent():
     sent = {"input": 0.5, "output": 0.25}
     row = observation_row(
-        "p", "o", generation(model="gpt-4o", usage_details={"input": 9}, cost_details=sent), None
+        "p",
+        "o",
+        generation(model="gpt-4o", usage_details={"input": 9}, cost_details=sent),
+        SHIPPED,
+        None,
     )
     assert (row["cost_details"], row["cost_source"], row["total_cost"]) == (sent, "client", 0.75)
 
 
 def test_unknown_models_cost_nothing():
-    row = observation_row("p", "o", generation(model="mine", usage_details={"input": 9}), None)
+    row = observation_row(
+        "p", "o", generation(model="mine", usage_details={"input": 9}), SHIPPED, None
+    )
     assert (row["cost_details"], row["cost_source"], row["total_cost"]) == ({}, "none", 0.0)
 
 
@@ -84,15 +95,38 @@ def test_text_without_usage_is_counted_for_known_models_only():
         calls.append((model, value))
         return len(str(value))
 
-    row = observation_row("p", "o", generation(model="gpt-4o", input="hello", output="hi"), count)
+    row = observation_row(
+        "p", "o", generation(model="gpt-4o", input="hello", output="hi"), SHIPPED, count
+    )
     assert row["usage_details"] == {"input": 5, "output": 2, "total": 7}
     assert row["cost_source"] == "computed"
     span = merge(None, [(1, {"trace_id": "t", "type": "SPAN", "model": "gpt-4o", "input": "x"})])
-    assert observation_row("p", "o", span, count)["usage_details"] == {}
+    assert observation_row("p", "o", span, SHIPPED, count)["usage_details"] == {}
     assert (
-        observation_row("p", "o", generation(model="gpt-4o", input="x"), lambda m, v: None)[
-            "usage_details"
-        ]
+        observation_row(
+            "p", "o", generation(model="gpt-4o", input="x"), SHIPPED, lambda m, v: None
+        )["usage_details"]
         == {}
     )
     assert len(calls) == 2
+
+
+def test_a_project_definition_prices_and_tokenizes_its_model():
+    own = ModelDefinition(
+        id="m1",
+        project_id="p",
+        model_name="ft-support",
+        match_pattern=r"^ft:gpt-4o-mini:acme:support$",
+        tiers=[PricingTier(name="default", is_default=True, prices={"input": 1e-6})],
+        tokenizer_model="gpt-4o-mini",
+    )
+    counted = []
+
+    def count(model, value):
+        counted.append(model)
+        return 10
+
+    state = generation(model="ft:gpt-4o-mini:acme:support", input="hello")
+    row = observation_row("p", "o", state, Pricing([own]), count)
+    assert counted == ["gpt-4o-mini"]
+    assert row["cost_details"] == {"input": pytest.approx(1e-5), "total": pytest.approx(1e-5)}

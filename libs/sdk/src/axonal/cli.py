@@ -151,6 +151,10 @@ def _register_core() -> None:
         from axonal.traces_cmd import traces_app  # noqa: PLC0415
 
         app.add_typer(traces_app, name="traces")
+    if "models" not in groups:
+        from axonal.models_cmd import models_app  # noqa: PLC0415
+
+        app.add_typer(models_app, name="models")
 
 
 def main() -> None:

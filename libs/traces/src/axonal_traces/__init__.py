@@ -8,7 +8,7 @@ No I/O: the api calls these on what a client sent and publishes the resulting
 from axonal_traces.experiments import experiment_id
 from axonal_traces.legacy import EventError, LegacyRecords, convert_batch
 from axonal_traces.otlp import OtlpFormatError, SpanRecords, convert_export
-from axonal_traces.pricing import compute_cost, find_model
+from axonal_traces.pricing import Pricing, compute_cost, find_model, shipped_models
 from axonal_traces.scores import InvalidRecord, score_record
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "InvalidRecord",
     "LegacyRecords",
     "OtlpFormatError",
+    "Pricing",
     "SpanRecords",
     "compute_cost",
     "convert_batch",
@@ -23,4 +24,5 @@ __all__ = [
     "experiment_id",
     "find_model",
     "score_record",
+    "shipped_models",
 ]

@@ -22,8 +22,10 @@ from axonal_api.routes import (
     events,
     health,
     metrics,
+    models_v1,
     projects,
     public_ingest,
+    public_models,
     public_read,
     runs,
     stream,
@@ -76,6 +78,7 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
     app.include_router(health.router)
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
+    app.include_router(public_models.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
@@ -92,6 +95,7 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
         projects,
         api_keys,
         traces_v1,
+        models_v1,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     return app

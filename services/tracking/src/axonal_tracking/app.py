@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_tracking import artifacts, handlers, rpc, traces_ingest, traces_rpc
+from axonal_tracking import artifacts, handlers, models_rpc, rpc, traces_ingest, traces_rpc
 
 __all__ = ["DEFINITION"]
 
@@ -16,6 +16,7 @@ def register(ctx: ServiceContext) -> None:
     artifacts.register(ctx)
     traces_ingest.register(ctx)
     traces_rpc.register(ctx)
+    models_rpc.register(ctx)
 
 
 DEFINITION = ServiceDefinition(

@@ -23,8 +23,9 @@ from axonal_db import Connection, transaction
 from axonal_events import StreamKind, new_event
 from axonal_events.catalog.traces import TraceIngested
 from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
+from axonal_traces.pricing import Pricing
 from axonal_traces.values import error_reason
-from axonal_tracking import traces_store
+from axonal_tracking import models_store, traces_store
 from axonal_tracking.domain.trace_merge import Update, merge
 from axonal_tracking.domain.trace_rows import observation_row, score_row, trace_row
 from axonal_tracking.tokens import count_tokens
@@ -78,12 +79,13 @@ async def _merge(
 async def store_batch(conn: Connection, batch: TraceBatch) -> list[TraceIngested]:
     """Merge ``batch`` into the tables; one event per trace it changed."""
     project = batch.project_id
+    pricing = Pricing(await models_store.own(conn, project)) if batch.observations else Pricing()
     traces = await _merge(
         conn, "traces", project, batch.traces, lambda i, s: trace_row(project, i, s)
     )
     observations = await _merge(
         conn, "observations", project, batch.observations,
-        lambda i, s: observation_row(project, i, s, count_tokens),
+        lambda i, s: observation_row(project, i, s, pricing, count_tokens),
     )  # fmt: skip
     scores = await _merge(
         conn, "scores", project, batch.scores, lambda i, s: score_row(project, i, s)

@@ -19,7 +19,7 @@ from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_events.identity import ListProjectsRequest, ProjectList
 from axonal_events.traces import GetTrace, ListTraces, PageMeta, TraceDetail, TracePage, TraceView
 
-__all__ = ["router"]
+__all__ = ["project_id_of", "router"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/traces", tags=["traces"], responses=ERRORS)
 
@@ -37,7 +37,8 @@ class TraceRows(BaseModel):
     meta: PageMeta
 
 
-async def _project_id(gw: Gateway, owner: str, project: str) -> str:
+async def project_id_of(gw: Gateway, owner: str, project: str) -> str:
+    """The id of the project ``owner/project`` (404 when there is none)."""
     query = ListProjectsRequest(owner=owner)
     found = await gw.call("identity", "list_projects", query, ProjectList)
     for candidate in found.projects:
@@ -64,7 +65,7 @@ async def list_traces(
     page: Annotated[int, Query(ge=1)] = 1,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> TraceRows:
-    project_id = await _project_id(gw, owner, project)
+    project_id = await project_id_of(gw, owner, project)
     query = ListTraces(
         project_id=project_id,
         user_id=user,
@@ -90,6 +91,6 @@ async def list_traces(
 
 @router.get("/{trace_id}", summary="A trace with its observations and scores")
 async def get_trace(gw: GatewayDep, owner: Owner, project: Project, trace_id: str) -> TraceDetail:
-    project_id = await _project_id(gw, owner, project)
+    project_id = await project_id_of(gw, owner, project)
     query = GetTrace(project_id=project_id, id=trace_id)
     return await gw.call("tracking", "get_trace", query, TraceDetail)

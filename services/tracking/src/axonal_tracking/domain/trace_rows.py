@@ -1,8 +1,10 @@
 """Stored rows derived from merged states, with usage and cost priced at ingest.
 
 A generation's cost is the client's ``cost_details`` exactly as sent when it sent any; else
-it is computed from usage and the shipped model prices. Usage missing from a generation with
-text input/output is counted by ``count_tokens`` (for the models it knows).
+it is computed from usage and the model definition that prices it (the project's own or a
+shipped one, see :mod:`axonal_traces.pricing`). Usage missing from a generation with text
+input/output is counted by ``count_tokens`` (for the models it knows), with the definition's
+tokenizer model where it names one.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from axonal_traces.pricing import compute_cost
+from axonal_events.llm_models import ModelDefinition
+from axonal_traces.pricing import Pricing, compute_cost
 from axonal_traces.usage import with_total
 
 __all__ = ["TokenCounter", "observation_row", "score_row", "trace_row"]
@@ -51,35 +54,49 @@ def trace_row(project_id: str, trace_id: str, state: dict[str, Any]) -> dict[str
     }
 
 
-def _usage(v: dict[str, Any], count_tokens: TokenCounter | None) -> dict[str, int]:
+def _usage(
+    v: dict[str, Any], definition: ModelDefinition | None, count_tokens: TokenCounter | None
+) -> dict[str, int]:
     usage: dict[str, int] = dict(v.get("usage_details") or {})
     model = v.get("model")
     if usage or count_tokens is None or not model or v.get("type") not in _PRICED_TYPES:
         return with_total(usage)
+    tokenizer = (definition.tokenizer_model if definition else None) or model
     for side in ("input", "output"):
-        if v.get(side) is not None and (count := count_tokens(model, v[side])) is not None:
+        if v.get(side) is not None and (count := count_tokens(tokenizer, v[side])) is not None:
             usage[side] = count
     return with_total(usage)
 
 
-def _cost(v: dict[str, Any], usage: dict[str, int]) -> tuple[dict[str, float], str, float]:
+def _cost(
+    v: dict[str, Any], definition: ModelDefinition | None, usage: dict[str, int]
+) -> tuple[dict[str, float], str, float]:
     """``(cost details, where they came from, total)``."""
     sent = v.get("cost_details")
     if sent:
         total = sent.get("total", sum(sent.values()))
         return dict(sent), "client", float(total)
-    computed = compute_cost(v.get("model"), usage)
+    computed = compute_cost(
+        definition, usage, model_parameters=v.get("model_parameters"), metadata=v.get("metadata")
+    )
     if computed is None:
         return {}, "none", 0.0
     return computed, "computed", computed["total"]
 
 
 def observation_row(
-    project_id: str, observation_id: str, state: dict[str, Any], count_tokens: TokenCounter | None
+    project_id: str,
+    observation_id: str,
+    state: dict[str, Any],
+    pricing: Pricing,
+    count_tokens: TokenCounter | None,
 ) -> dict[str, Any]:
     v = state["v"]
-    usage = _usage(v, count_tokens)
-    cost, source, total = _cost(v, usage)
+    start_time = _time(v.get("start_time")) or _first(state)
+    model = v.get("model")
+    definition = pricing.find(model, start_time) if model else None
+    usage = _usage(v, definition, count_tokens)
+    cost, source, total = _cost(v, definition, usage)
     return {
         "project_id": project_id,
         "id": observation_id,
@@ -87,7 +104,7 @@ def observation_row(
         "type": v.get("type") or "SPAN",
         "parent_observation_id": v.get("parent_observation_id"),
         "name": v.get("name"),
-        "start_time": _time(v.get("start_time")) or _first(state),
+        "start_time": start_time,
         "end_time": _time(v.get("end_time")),
         "completion_start_time": _time(v.get("completion_start_time")),
         "input": v.get("input"),

@@ -1,0 +1,145 @@
+"""``axonal models``: the model definitions that price a project's LLM generations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
+from axonal.cli import console
+
+__all__ = ["models_app"]
+
+models_app = typer.Typer(
+    name="models",
+    help="Model definitions: which generations they price, at what (the project's own first).",
+    no_args_is_help=True,
+)
+
+_MILLION = 1_000_000
+
+
+def _path(project: str | None, tail: str = "") -> str:
+    return project_path(project, "models", tail)
+
+
+def _per_million(price: float | None) -> str:
+    return "" if price is None else f"${price * _MILLION:,.4g}"
+
+
+def _prices(pairs: list[str]) -> dict[str, float]:
+    """``TYPE=USD`` pairs (USD per 1M units) as USD per unit."""
+    prices = {}
+    for pair in pairs:
+        usage, _, value = pair.partition("=")
+        try:
+            amount = float(value)
+        except ValueError:
+            amount = -1.0
+        if not usage.strip() or amount < 0:
+            raise typer.BadParameter(f"{pair!r}: use TYPE=USD per 1M, for example input_audio=40")
+        prices[usage.strip()] = amount / _MILLION
+    return prices
+
+
+@models_app.command("ls")
+def ls(
+    project: ProjectOpt = None,
+    own: Annotated[bool, typer.Option("--own", help="Only the project's own definitions.")] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """List the definitions, the project's own first, with prices per 1M tokens."""
+    path = guarded(lambda: _path(project))
+    with api(api_url) as client:
+        found = client.request("GET", path, params={"limit": 1000})
+    models: list[dict[str, Any]] = [m for m in found["data"] if not (own and m["managed"])]
+    if as_json:
+        print_json(models)
+        return
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("id", "model", "pattern", "input /1M", "output /1M", "tiers", "from", "source")
+    for model in models:
+        default = next(t for t in model["tiers"] if t["is_default"])
+        start = model.get("start_date")
+        table.add_row(
+            escape(model["id"]),
+            f"[bold]{escape(model['model_name'])}[/]",
+            escape(model["match_pattern"]),
+            _per_million(default["prices"].get("input")),
+            _per_million(default["prices"].get("output")),
+            str(len(model["tiers"])),
+            datetime.fromisoformat(start).date().isoformat() if start else "",
+            "shipped" if model["managed"] else "[cyan]project[/]",
+        )
+    console.print(table if models else "no model definitions")
+
+
+@models_app.command("create")
+def create(
+    model_name: Annotated[str, typer.Argument(help="The definition's name.")],
+    match: Annotated[
+        str, typer.Option("--match", help="Regular expression on the model name generations send.")
+    ],
+    input_price: Annotated[
+        float | None, typer.Option("--input", min=0, help="USD per 1M input tokens.")
+    ] = None,
+    output_price: Annotated[
+        float | None, typer.Option("--output", min=0, help="USD per 1M output tokens.")
+    ] = None,
+    price: Annotated[
+        list[str] | None,
+        typer.Option("--price", help="Another usage type, TYPE=USD per 1M (repeatable)."),
+    ] = None,
+    start_date: Annotated[
+        datetime | None, typer.Option("--from", help="Price generations from this time on.")
+    ] = None,
+    tokenizer: Annotated[
+        str | None, typer.Option("--tokenizer", help="tiktoken model counting missing usage.")
+    ] = None,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Define a model's prices for the project (it wins over a shipped definition)."""
+    path = guarded(lambda: _path(project))
+    prices = _prices(price or [])
+    for usage, value in (("input", input_price), ("output", output_price)):
+        if value is not None:
+            prices[usage] = value / _MILLION
+    if not prices:
+        raise typer.BadParameter("give at least one price: --input, --output or --price")
+    body = {
+        "model_name": model_name,
+        "match_pattern": match,
+        "start_date": start_date.isoformat() if start_date else None,
+        "tiers": [{"name": "default", "is_default": True, "prices": prices}],
+        "tokenizer_model": tokenizer,
+    }
+    with api(api_url) as client:
+        created = client.request("POST", path, json=body)
+    if as_json:
+        print_json(created)
+        return
+    console.print(f"[green]defined[/] {escape(model_name)} [dim]({escape(created['id'])})[/]")
+
+
+@models_app.command("delete")
+def delete(
+    model_id: Annotated[str, typer.Argument(help="The definition's id (see `axonal models ls`).")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete one of the project's definitions (generations already priced keep their cost)."""
+    path = guarded(lambda: _path(project, model_id))
+    with api(api_url) as client:
+        deleted = client.request("DELETE", path)
+    if as_json:
+        print_json(deleted)
+        return
+    console.print(f"[green]deleted[/] {escape(deleted['model_name'])}")
