@@ -14,6 +14,7 @@ import re
 from typing import Any, TypeAlias
 
 import asyncpg
+import msgspec
 from asyncpg.pool import PoolConnectionProxy  # type: ignore[import-untyped,unused-ignore]
 
 __all__ = ["Connection", "configure_connection", "connect", "create_pool", "quote_schema"]
@@ -31,18 +32,41 @@ def quote_schema(schema: str) -> str:
     return f'"{schema}"'
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+_JSONB_VERSION = b"\x01"  # the first byte of jsonb's binary format
+
+
+def _encode_json(value: Any) -> bytes:
+    return msgspec.json.encode(value)
+
+
+def _decode_json(data: bytes) -> Any:
+    try:
+        return msgspec.json.decode(data)
+    except msgspec.DecodeError:  # a number beyond a float's range, which jsonb may hold
+        return json.loads(data)
+
+
+def _encode_jsonb(value: Any) -> bytes:
+    return _JSONB_VERSION + msgspec.json.encode(value)
+
+
+def _decode_jsonb(data: bytes) -> Any:
+    return _decode_json(data[1:])
 
 
 async def configure_connection(conn: Connection) -> None:
-    """Encode and decode ``json``/``jsonb`` with the standard library: dicts and lists in and out.
+    """Encode and decode ``json``/``jsonb`` as Python values (dicts and lists in and out), in
+    PostgreSQL's binary format with ``msgspec`` (several times faster than the ``json``
+    module; a NaN is stored as ``null``).
 
     A ``str`` argument is stored as a JSON string, so pass values, not JSON text.
     """
-    for type_name in ("json", "jsonb"):
+    for type_name, encoder, decoder in (
+        ("json", _encode_json, _decode_json),
+        ("jsonb", _encode_jsonb, _decode_jsonb),
+    ):
         await conn.set_type_codec(
-            type_name, encoder=_dumps, decoder=json.loads, schema="pg_catalog"
+            type_name, encoder=encoder, decoder=decoder, schema="pg_catalog", format="binary"
         )
 
 
