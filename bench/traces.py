@@ -19,13 +19,15 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+import psutil
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from axonal_stack.ports import free_port
-from axonal_testing.stack import start_stack, stop_stack
+from axonal_stack.state import StackState
+from axonal_testing.stack import RunningStack, start_stack, stop_stack
 
 SPANS = 20_000
 PER_TRACE = 10
@@ -114,6 +116,22 @@ async def wait_stored(pool: asyncpg.Pool, project_id: str, total: int) -> float:
     return time.perf_counter()
 
 
+def cpu_seconds(stack: RunningStack) -> dict[str, float]:
+    """CPU time (user + system) so far of the stack's processes by role, children included
+    (PostgreSQL's backends)."""
+    found = {}
+    for role, ref in StackState.model_validate(stack.state()).processes().items():
+        try:
+            process = psutil.Process(ref.pid)
+            family = [process]
+            if role == "postgres":
+                family += process.children(recursive=True)
+            found[role] = sum(sum(p.cpu_times()[:2]) for p in family)
+        except psutil.Error:
+            continue
+    return found
+
+
 async def project_key(api_url: str) -> tuple[str, tuple[str, str]]:
     async with httpx.AsyncClient(base_url=api_url, timeout=30) as api:
         reply = await api.post("/api/v1/projects", json={"owner": "bench", "name": "traces"})
@@ -124,7 +142,8 @@ async def project_key(api_url: str) -> tuple[str, tuple[str, str]]:
     return body["project"]["id"], (body["public_key"], body["secret_key"])
 
 
-async def measure(api_url: str, database_url: str) -> None:
+async def measure(stack: RunningStack) -> None:
+    api_url, database_url = str(stack.status["api_url"]), stack.database_url
     project_id, auth = await project_key(api_url)
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
     try:
@@ -133,9 +152,11 @@ async def measure(api_url: str, database_url: str) -> None:
             await wait_stored(pool, project_id, 2 * PER_BATCH)
             bodies = batches(os.urandom(4).hex())
             size = sum(len(body) for body in bodies)
+            cpu_before = cpu_seconds(stack)
             start = time.perf_counter()
             accepted_at = await send(http, bodies)
             queryable_at = await wait_stored(pool, project_id, SPANS + 2 * PER_BATCH)
+            cpu_after = cpu_seconds(stack)
     finally:
         await pool.close()
     accepted = SPANS / (accepted_at - start)
@@ -149,6 +170,13 @@ async def measure(api_url: str, database_url: str) -> None:
     print(f"  queryable (stored)         {queryable:10,.0f} spans/s")
     print(f"  all queryable {lag:.2f} s after the last accept")
     print(f"  Phoenix ~{PHOENIX_SPANS_PER_S} spans/s: {queryable / PHOENIX_SPANS_PER_S:.0f}x")
+    used = {
+        role: (cpu_after[role] - cpu_before[role]) / SPANS * 1e6
+        for role in cpu_after
+        if role in cpu_before and cpu_after[role] > cpu_before[role]
+    }
+    shown = ", ".join(f"{role} {us:,.0f}" for role, us in sorted(used.items(), key=lambda i: -i[1]))
+    print(f"  CPU per span (µs): {shown}; {sum(used.values()):,.0f} in all")
     ok = [queryable >= 10_000, lag <= 2.0]
     names = [">= 10,000 spans/s queryable", "<= 2 s after the last accept"]
     print(
@@ -166,7 +194,7 @@ def main() -> None:
         home = Path(tmp)
         stack = start_stack(home, env)
         try:
-            asyncio.run(measure(str(stack.status["api_url"]), stack.database_url))
+            asyncio.run(measure(stack))
         finally:
             stop_stack(home, env)
 

@@ -20,11 +20,17 @@ __all__ = [
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _HEX = re.compile(r"^[0-9a-f]+$")
+_JSON_START = frozenset('{["-0123456789tfn')  # what a JSON text can begin with
 
 
 def json_or_text(value: Any) -> Any:
     """A string holding JSON becomes that JSON value; any other value is returned as is."""
     if not isinstance(value, str):
+        return value
+    head = value[:1]
+    if head.isspace():
+        head = value.lstrip()[:1]
+    if head not in _JSON_START:  # plain text: not worth a failed parse
         return value
     try:
         return json.loads(value)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
+import msgspec
+
 from axonal_db import Connection
 
 __all__ = ["Table", "lock_ids", "states", "upsert", "upsert_sessions"]
@@ -83,12 +85,44 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: JSON columns travel as JSON text (a JSON array would be taken for an array's dimension),
+#: ``tags`` (text[]) too: arrays of arrays cannot be unnested.
+_JSON = frozenset(
+    {"input", "output", "metadata", "model_parameters", "usage_details", "cost_details",
+     "experiment", "state", "tags"}
+)  # fmt: skip
+#: The other columns not of type text.
+_TYPES = {
+    "timestamp": "timestamptz",
+    "start_time": "timestamptz",
+    "end_time": "timestamptz",
+    "completion_start_time": "timestamptz",
+    "public": "boolean",
+    "total_cost": "float8",
+    "value": "float8",
+    "prompt_version": "int4",
+}
+
+
+def _value_sql(column: str) -> str:
+    if column == "tags":
+        return "ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb))"
+    return f"u.{column}::jsonb" if column in _JSON else f"u.{column}"
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else msgspec.json.encode(value).decode()
+
+
 def _upsert_sql(table: Table) -> str:
+    """One statement for all rows: each column's values as one array parameter."""
     columns = _COLUMNS[table]
     updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[2:])
-    placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+    arrays = ", ".join(f"${i}::{_TYPES.get(c, 'text')}[]" for i, c in enumerate(columns, 1))
     return (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"INSERT INTO {table} ({', '.join(columns)}) "
+        f"SELECT {', '.join(_value_sql(c) for c in columns)} "
+        f"FROM unnest({arrays}) AS u({', '.join(columns)}) "
         f"ON CONFLICT (project_id, id) DO UPDATE SET {updates}, updated_at = now()"
     )
 
@@ -119,9 +153,15 @@ async def states(
 
 
 async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert or replace ``rows`` (one per id) in one statement."""
     if rows:
-        columns = _COLUMNS[table]
-        await conn.executemany(_UPSERT[table], [[row[c] for c in columns] for row in rows])
+        await conn.execute(
+            _UPSERT[table],
+            *(
+                [_json(row[c]) for row in rows] if c in _JSON else [row[c] for row in rows]
+                for c in _COLUMNS[table]
+            ),
+        )
 
 
 async def upsert_sessions(
