@@ -25,6 +25,7 @@ from axonal_events.traces import (
     ListSessions,
     ListTraces,
     ObservationRecord,
+    TraceBatch,
     TraceRecord,
 )
 from axonal_traces import convert_export
@@ -118,12 +119,13 @@ def test_records_are_cut_into_batches_under_the_limit():
         ObservationRecord(id=f"o{i}", trace_id="t", event_time=now, input="x" * 1000)
         for i in range(50)
     ]
-    batches = _batches(PROJECT, [TraceRecord(id="t", event_time=now), *records], 10_000)
+    messages = _batches(PROJECT, [TraceRecord(id="t", event_time=now), *records], 10_000)
+    assert all(len(m) <= 10_000 for m in messages)
+    batches = [TraceBatch.model_validate_json(m) for m in messages]  # what the consumer reads
     assert len(batches) > 1
-    assert sum(len(b.observations) for b in batches) == 50
-    assert all(len(b.model_dump_json(exclude_none=True)) <= 10_000 for b in batches)
+    assert [o for b in batches for o in b.observations] == records
     assert batches[0].traces[0].id == "t"
-    assert {b.project for b in batches} == {"acme/llm"}
+    assert {(b.project, b.project_id) for b in batches} == {("acme/llm", PROJECT.id)}
     with pytest.raises(RecordTooLarge):
         _batches(
             PROJECT,

@@ -281,9 +281,13 @@ def _events(span: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _observation(
-    ctx: _Context, span: Mapping[str, Any], attrs: Mapping[str, Any], event_time: datetime
+    ctx: _Context,
+    span: Mapping[str, Any],
+    attrs: Mapping[str, Any],
+    times: tuple[datetime | None, datetime | None],
+    event_time: datetime,
 ) -> ObservationRecord:
-    start = nanos_to_datetime(span.get("startTimeUnixNano"))
+    start, end = times
     kind = infer_type(attrs, ctx.scope_name, ctx.scope_version)
     status = span.get("status") or {}
     fallback_in, fallback_out = (None, None)
@@ -306,7 +310,7 @@ def _observation(
         parent_observation_id=span.get("parentSpanId") or None,
         name=otlp_genai.span_name(attrs, str(span.get("name") or "")),
         start_time=start,
-        end_time=nanos_to_datetime(span.get("endTimeUnixNano")),
+        end_time=end,
         completion_start_time=_completion_start(attrs, start),
         input=json_or_text(attrs["langfuse.observation.input"])
         if "langfuse.observation.input" in attrs
@@ -361,7 +365,7 @@ def _convert(export: Any, project_id: str) -> SpanRecords:
         event_time = end or start
         if event_time is None:
             raise OtlpFormatError(f"span {span['spanId']} has no start or end time")
-        observation = _observation(ctx, span, attrs, event_time)
+        observation = _observation(ctx, span, attrs, (start, end), event_time)
         records.observations.append(observation)
         trace_id = span["traceId"]
         as_root = attrs.get("langfuse.internal.as_root") in (True, "true")

@@ -42,6 +42,8 @@ def json_text(value: Any) -> str:
     """``value`` as a string: strings unchanged, anything else as compact JSON."""
     if isinstance(value, str):
         return value
+    if type(value) is int:  # the common case, without json's machinery
+        return str(value)
     return json.dumps(value, separators=(",", ":"), default=str)
 
 

@@ -20,6 +20,7 @@ __all__ = ["RecordTooLarge", "publish_records"]
 
 _MARGIN = 64 * 1024
 _ENVELOPE = 512
+_LISTS = ("traces", "observations", "scores")
 
 
 class RecordTooLarge(Exception):
@@ -29,37 +30,47 @@ class RecordTooLarge(Exception):
 Record = TraceRecord | ObservationRecord | ScoreRecord
 
 
-def _parts(records: Sequence[Record], limit: int) -> list[list[Record]]:
-    """``records`` cut into runs whose JSON stays under ``limit`` bytes."""
-    parts: list[list[Record]] = [[]]
+def _parts(records: Sequence[Record], limit: int) -> list[list[tuple[Record, bytes]]]:
+    """``records`` with their JSON, cut into runs whose JSON stays under ``limit`` bytes."""
+    parts: list[list[tuple[Record, bytes]]] = [[]]
     used = _ENVELOPE
     for record in records:
-        size = len(record.model_dump_json(exclude_none=True)) + 1
+        encoded = record.__pydantic_serializer__.to_json(record, exclude_none=True)
+        size = len(encoded) + 1
         if size + _ENVELOPE > limit:
             raise RecordTooLarge(f"record {record.id} alone is larger than {limit} bytes")
         if used + size > limit and parts[-1]:
             parts.append([])
             used = _ENVELOPE
-        parts[-1].append(record)
+        parts[-1].append((record, encoded))
         used += size
     return parts
 
 
-def _batches(project: KeyProject, records: Sequence[Record], limit: int) -> list[TraceBatch]:
-    now = datetime.now(UTC)
-    name = f"{project.owner}/{project.name}"
-    return [
+def _batches(project: KeyProject, records: Sequence[Record], limit: int) -> list[bytes]:
+    """The :class:`TraceBatch` messages (JSON) carrying ``records``; each record is
+    serialized once, its JSON placed in its message as it is."""
+    header = (
         TraceBatch.model_construct(
             project_id=project.id,
-            project=name,
-            received_at=now,
-            traces=[r for r in part if isinstance(r, TraceRecord)],
-            observations=[r for r in part if isinstance(r, ObservationRecord)],
-            scores=[r for r in part if isinstance(r, ScoreRecord)],
+            project=f"{project.owner}/{project.name}",
+            received_at=datetime.now(UTC),
         )
-        for part in _parts(records, limit)
-        if part
-    ]
+        .model_dump_json(exclude=set(_LISTS))[:-1]
+        .encode()
+    )
+    messages = []
+    for part in _parts(records, limit):
+        if not part:
+            continue
+        lists = {
+            "traces": [e for r, e in part if isinstance(r, TraceRecord)],
+            "observations": [e for r, e in part if isinstance(r, ObservationRecord)],
+            "scores": [e for r, e in part if isinstance(r, ScoreRecord)],
+        }
+        body = b",".join(b'"%s":[%s]' % (name.encode(), b",".join(lists[name])) for name in _LISTS)
+        messages.append(header + b"," + body + b"}")
+    return messages
 
 
 async def publish_records(
@@ -75,6 +86,5 @@ async def publish_records(
     limit = gw.nc.max_payload - _MARGIN
     digest = hashlib.sha256(project.id.encode() + b"\0" + body).hexdigest()[:32]
     records: list[Record] = [*traces, *observations, *scores]
-    for index, batch in enumerate(_batches(project, records, limit)):
-        payload = batch.model_dump_json(exclude_none=True).encode()
+    for index, payload in enumerate(_batches(project, records, limit)):
         await gw.ingest(f"traces.{project.id}", payload, f"{digest}:{index}")

@@ -1,15 +1,20 @@
-"""Subscribers: every event on the bus lands in the audit log, once."""
+"""Subscribers: every event on the bus lands in the audit log, once.
+
+Events are read in batches (see :mod:`axonal_bus.batches`) and each batch's audited events
+are inserted in one statement, keyed by event id (an event seen again adds nothing); the
+batch is acknowledged once that statement committed.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
-from axonal_bus.consumer import ConsumerSpec, subscribe
+from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
-from axonal_db import transaction
 from axonal_events import CloudEvent
 from axonal_identity import store
 from axonal_identity.domain.audit import is_audited
@@ -28,19 +33,18 @@ def decode_envelope(raw: bytes) -> AuditedEvent:
 
 
 def register(ctx: ServiceContext) -> None:
-    async def on_event(event: AuditedEvent) -> None:
-        if not is_audited(event.type):
-            return
-        async with transaction(ctx.pool) as conn:
-            await store.record_audit(conn, event)
+    async def on_batch(batch: Sequence[AuditedEvent]) -> None:
+        audited = [event for event in batch if is_audited(event.type)]
+        if audited:
+            async with ctx.pool.acquire() as conn:
+                await store.record_audits(conn, audited)
 
     spec = ConsumerSpec(
         durable="identity-audit",
         filter_subjects=[ctx.subjects.events()],
         decode=decode_envelope,
-        batch_size=64,
+        batch_size=256,
         ack_wait=10.0,  # an insert takes milliseconds; a crashed replica's batch returns soon
+        max_ack_pending=4096,
     )
-    subscribe(
-        ctx.broker, ctx.subjects, spec, on_event, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name)
-    )
+    ctx.consume_batches(spec, on_batch)
