@@ -133,6 +133,8 @@ def _tier(
     usage: Mapping[str, int],
     attributes: Mapping[str, Mapping[str, Any]],
 ) -> PricingTier:
+    if len(definition.tiers) == 1:  # the default alone, as most definitions are
+        return definition.tiers[0]
     conditional = sorted(
         (t for t in definition.tiers if not t.is_default), key=lambda t: t.priority
     )

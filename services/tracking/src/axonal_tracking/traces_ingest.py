@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from axonal_bus.consumer import ConsumerSpec, subscribe
 from axonal_bus.errors import Permanent
-from axonal_bus.outbox import enqueue
+from axonal_bus.outbox import enqueue_many
 from axonal_bus.service import ServiceContext
 from axonal_db import Connection, transaction
 from axonal_events import StreamKind, new_event
@@ -109,9 +109,9 @@ async def store_batch(conn: Connection, batch: TraceBatch) -> list[TraceIngested
 def register(ctx: ServiceContext) -> None:
     async def on_batch(batch: TraceBatch) -> None:
         async with transaction(ctx.pool) as conn:
-            for data in await store_batch(conn, batch):
-                event = new_event(data, source=SOURCE, project=batch.project)
-                await enqueue(conn, ctx.subjects, event)
+            changed = await store_batch(conn, batch)
+            events = [new_event(data, source=SOURCE, project=batch.project) for data in changed]
+            await enqueue_many(conn, ctx.subjects, events)
 
     spec: ConsumerSpec[TraceBatch] = ConsumerSpec(
         durable=f"{ctx.name}-traces",
