@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 
 from axonal_bus.consumer import ConsumerSpec, subscribe
@@ -30,26 +32,41 @@ from axonal_tracking.domain.trace_merge import Update, merge
 from axonal_tracking.domain.trace_rows import observation_row, score_row, trace_row
 from axonal_tracking.tokens import count_tokens
 
-__all__ = ["decode_trace_batch", "register", "store_batch"]
+__all__ = ["ReceivedBatch", "decode_trace_batch", "register", "store_batch"]
 
 SOURCE = "/axonal/tracking"
 _EARLIEST = {"traces": frozenset({"timestamp"})}
+_RECORD_KEYS = frozenset({"id", "event_time"})  # what a record is, not what it sets
 Record = TraceRecord | ObservationRecord | ScoreRecord
 
 
-def decode_trace_batch(raw: bytes) -> TraceBatch:
+@dataclass(frozen=True, slots=True)
+class ReceivedBatch:
+    """A valid batch, and its records as the JSON objects they arrived as: their fields are
+    what merges (as JSON values), without dumping the validated records again."""
+
+    batch: TraceBatch
+    json: dict[str, Any]
+
+    def records(self, kind: str) -> list[tuple[Record, dict[str, Any]]]:
+        validated: list[Record] = getattr(self.batch, kind)
+        return list(zip(validated, self.json.get(kind) or [], strict=True))
+
+
+def decode_trace_batch(raw: bytes) -> ReceivedBatch:
     """A valid batch; :class:`Permanent` naming the first bad field otherwise."""
     try:
-        return TraceBatch.model_validate_json(raw)
+        batch = TraceBatch.model_validate_json(raw)
     except ValidationError as exc:
         raise Permanent(f"not a trace batch: {error_reason(exc)}") from None
+    return ReceivedBatch(batch, msgspec.json.decode(raw))
 
 
-def _updates(records: Sequence[Record]) -> dict[str, list[Update]]:
+def _updates(records: Sequence[tuple[Record, dict[str, Any]]]) -> dict[str, list[Update]]:
     grouped: dict[str, list[Update]] = defaultdict(list)
-    for record in records:
+    for record, sent in records:
         at = int(record.event_time.timestamp() * 1_000_000)
-        fields = record.model_dump(mode="json", exclude_none=True, exclude={"id", "event_time"})
+        fields = {k: v for k, v in sent.items() if v is not None and k not in _RECORD_KEYS}
         grouped[record.id].append((at, fields))
     return grouped
 
@@ -58,7 +75,7 @@ async def _merge(
     conn: Connection,
     table: traces_store.Table,
     project_id: str,
-    records: Sequence[Record],
+    records: Sequence[tuple[Record, dict[str, Any]]],
     to_row: Callable[[str, dict[str, Any]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Merge ``records`` into ``table``; the rows that changed."""
@@ -76,19 +93,20 @@ async def _merge(
     return changed
 
 
-async def store_batch(conn: Connection, batch: TraceBatch) -> list[TraceIngested]:
-    """Merge ``batch`` into the tables; one event per trace it changed."""
+async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIngested]:
+    """Merge the received batch into the tables; one event per trace it changed."""
+    batch = received.batch
     project = batch.project_id
     pricing = Pricing(await models_store.own(conn, project)) if batch.observations else Pricing()
     traces = await _merge(
-        conn, "traces", project, batch.traces, lambda i, s: trace_row(project, i, s)
+        conn, "traces", project, received.records("traces"), lambda i, s: trace_row(project, i, s)
     )
     observations = await _merge(
-        conn, "observations", project, batch.observations,
+        conn, "observations", project, received.records("observations"),
         lambda i, s: observation_row(project, i, s, pricing, count_tokens),
     )  # fmt: skip
     scores = await _merge(
-        conn, "scores", project, batch.scores, lambda i, s: score_row(project, i, s)
+        conn, "scores", project, received.records("scores"), lambda i, s: score_row(project, i, s)
     )
     await traces_store.upsert_sessions(conn, project, traces)
     changed = {row["id"] for row in traces}
@@ -107,13 +125,14 @@ async def store_batch(conn: Connection, batch: TraceBatch) -> list[TraceIngested
 
 
 def register(ctx: ServiceContext) -> None:
-    async def on_batch(batch: TraceBatch) -> None:
+    async def on_batch(received: ReceivedBatch) -> None:
         async with transaction(ctx.pool) as conn:
-            changed = await store_batch(conn, batch)
-            events = [new_event(data, source=SOURCE, project=batch.project) for data in changed]
+            changed = await store_batch(conn, received)
+            project = received.batch.project
+            events = [new_event(data, source=SOURCE, project=project) for data in changed]
             await enqueue_many(conn, ctx.subjects, events)
 
-    spec: ConsumerSpec[TraceBatch] = ConsumerSpec(
+    spec: ConsumerSpec[ReceivedBatch] = ConsumerSpec(
         durable=f"{ctx.name}-traces",
         filter_subjects=[ctx.subjects.ingest("traces.>")],
         decode=decode_trace_batch,
