@@ -72,7 +72,11 @@ def _array(value: Any, where: str) -> list[Any]:
     return value
 
 
-def _check_span(span: Any, where: str) -> None:
+Times = tuple[datetime | None, datetime | None]
+
+
+def _check_span(span: Any, where: str) -> Times:
+    """The span's start and end, once its ids and shape are checked."""
     if not isinstance(span, dict):
         raise OtlpFormatError(f"{where} must be an object")
     if not is_hex_id(span.get("traceId"), 32):
@@ -86,15 +90,17 @@ def _check_span(span: Any, where: str) -> None:
         raise OtlpFormatError(f"{where}: parentSpanId must be 16 hex digits, got {parent!r}")
     _array(span.get("attributes"), f"{where}.attributes")
     _array(span.get("events"), f"{where}.events")
+    times = []
     for key in ("startTimeUnixNano", "endTimeUnixNano"):
         try:
-            nanos_to_datetime(span.get(key))
+            times.append(nanos_to_datetime(span.get(key)))
         except (TypeError, ValueError, OverflowError):
             raise OtlpFormatError(f"{where}: {key} is not a time in nanoseconds") from None
+    return times[0], times[1]
 
 
-def _spans(export: Any, project_id: str) -> list[tuple[_Context, dict[str, Any]]]:
-    """Every span with its resource and scope, after checking the whole export."""
+def _spans(export: Any, project_id: str) -> list[tuple[_Context, dict[str, Any], Times]]:
+    """Every span with its resource and scope and its times, after checking the whole export."""
     if not isinstance(export, dict):
         raise OtlpFormatError("the export must be a JSON object")
     found = []
@@ -120,8 +126,7 @@ def _spans(export: Any, project_id: str) -> list[tuple[_Context, dict[str, Any]]
                 },
             )
             for i, span in enumerate(_array(scope_spans.get("spans"), f"{inner}.spans")):
-                _check_span(span, f"{inner}.spans[{i}]")
-                found.append((context, span))
+                found.append((context, span, _check_span(span, f"{inner}.spans[{i}]")))
     return found
 
 
@@ -152,16 +157,20 @@ def _prefixed(attrs: Mapping[str, Any], whole: str, prefixes: tuple[str, ...]) -
     if isinstance(parsed, dict):
         found.update(parsed)
     for key, value in attrs.items():
-        for prefix in prefixes:
-            if key.startswith(prefix):
-                found[key.removeprefix(prefix)] = json_or_text(value)
+        if key.startswith(prefixes):  # rarely: one test of all prefixes first
+            prefix = next(p for p in prefixes if key.startswith(p))
+            found[key.removeprefix(prefix)] = json_or_text(value)
     return found
 
 
-def _trace_fields(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """The trace-level attributes a span carries (empty when none)."""
+def _observation_metadata(attrs: Mapping[str, Any]) -> dict[str, Any]:
+    return _prefixed(attrs, "langfuse.observation.metadata", (_OBSERVATION_META,))
+
+
+def _trace_fields(attrs: Mapping[str, Any], obs_meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The trace-level attributes a span carries (empty when none); ``obs_meta`` is the
+    span's observation metadata."""
     fields: dict[str, Any] = {}
-    obs_meta = _prefixed(attrs, "langfuse.observation.metadata", (_OBSERVATION_META,))
     telemetry = _prefixed(attrs, "", ("ai.telemetry.metadata.",))
     if name := attrs.get("langfuse.trace.name"):
         fields["name"] = str(name)
@@ -261,8 +270,10 @@ def _usage(attrs: Mapping[str, Any]) -> dict[str, int] | None:
     return usage.from_attributes(attrs) or None
 
 
-def _metadata(attrs: Mapping[str, Any], ctx: _Context) -> dict[str, Any]:
-    metadata = _prefixed(attrs, "langfuse.observation.metadata", (_OBSERVATION_META,))
+def _metadata(
+    attrs: Mapping[str, Any], obs_meta: Mapping[str, Any], ctx: _Context
+) -> dict[str, Any]:
+    metadata = dict(obs_meta)
     if not ctx.scope_name.startswith("langfuse"):
         metadata["attributes"] = {
             key: json_text(value) for key, value in attrs.items() if not key.startswith("langfuse.")
@@ -284,7 +295,8 @@ def _observation(
     ctx: _Context,
     span: Mapping[str, Any],
     attrs: Mapping[str, Any],
-    times: tuple[datetime | None, datetime | None],
+    obs_meta: Mapping[str, Any],
+    times: Times,
     event_time: datetime,
 ) -> ObservationRecord:
     start, end = times
@@ -318,7 +330,7 @@ def _observation(
         output=json_or_text(attrs["langfuse.observation.output"])
         if "langfuse.observation.output" in attrs
         else fallback_out,
-        metadata=_metadata(attrs, ctx),
+        metadata=_metadata(attrs, obs_meta, ctx),
         level=_level(attrs, status),
         status_message=str(message) if message else None,
         version=_pick(attrs, {}, "langfuse.version") or _pick({}, ctx.resource, "service.version"),
@@ -358,19 +370,18 @@ def convert_export(export: Any, *, project_id: str) -> SpanRecords:
 def _convert(export: Any, project_id: str) -> SpanRecords:
     records = SpanRecords()
     seen: set[str] = set()
-    for ctx, span in _spans(export, project_id):
+    for ctx, span, (start, end) in _spans(export, project_id):
         attrs = attributes(span.get("attributes"), "span")
-        start = nanos_to_datetime(span.get("startTimeUnixNano"))
-        end = nanos_to_datetime(span.get("endTimeUnixNano"))
         event_time = end or start
         if event_time is None:
             raise OtlpFormatError(f"span {span['spanId']} has no start or end time")
-        observation = _observation(ctx, span, attrs, (start, end), event_time)
+        obs_meta = _observation_metadata(attrs)
+        observation = _observation(ctx, span, attrs, obs_meta, (start, end), event_time)
         records.observations.append(observation)
         trace_id = span["traceId"]
         as_root = attrs.get("langfuse.internal.as_root") in (True, "true")
         root = not span.get("parentSpanId") or as_root
-        fields = _trace_fields(attrs)
+        fields = _trace_fields(attrs, obs_meta)
         run_uuid = attrs.get(RUN_UUID_KEY) or ctx.resource.get(RUN_UUID_KEY)
         if run_uuid:
             fields["run_uuid"] = str(run_uuid)
