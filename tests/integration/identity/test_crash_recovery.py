@@ -1,6 +1,5 @@
 """A service killed mid-stream and restarted ends with exactly the data it was sent."""
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -8,7 +7,8 @@ import sys
 
 from axonal_bus.outbox import event_headers
 from axonal_db import connect
-from axonal_events import RunStatus
+from axonal_events import RunStatus, StreamKind
+from axonal_testing.bus import drained
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
@@ -61,7 +61,14 @@ async def test_killed_service_resumes_without_loss_or_duplicates(
                     return await audited() >= N
 
                 await wait_for(complete, timeout=60, message=f"{N} events audited")
-                await asyncio.sleep(1)  # late redeliveries would show up as extra rows
+                # what the killed process took unacknowledged comes back after ack_wait: once
+                # the durable has nothing left to deliver, nothing can still add a row
+                stream = bus_settings.subjects.stream_name(StreamKind.EVENTS)
+                await wait_for(
+                    lambda: drained(js, stream, "identity-audit"),
+                    timeout=60,
+                    message="every event acknowledged",
+                )
             finally:
                 second.terminate()
                 assert second.wait(15) == 0, "a clean stop exits 0"

@@ -13,6 +13,7 @@ The verdicts are those of :mod:`axonal_bus.consumer`; only the unit of work diff
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -62,6 +63,16 @@ class BatchConsumer(Generic[T]):
             inbox_prefix=f"{inbox_prefix}.".encode() if inbox_prefix else None,
         )
         self._opened = (sub, js, subjects)
+
+    async def close(self) -> None:
+        """Stop receiving (the durable keeps its place on the server). Call it once :meth:`run`
+        has ended: a status message that reached the subscription after the last fetch would
+        otherwise hold the connection's drain for its whole timeout."""
+        if self._opened is not None:
+            sub = self._opened[0]
+            self._opened = None
+            with contextlib.suppress(Exception):  # a closed connection has nothing to drain
+                await sub.unsubscribe()
 
     async def run(self) -> None:
         """Fetch and handle batches until cancelled."""

@@ -162,5 +162,7 @@ def build_app(definition: ServiceDefinition, settings: ServiceSettings | None = 
     @app.on_shutdown
     async def stop_relay() -> None:
         await cancel_and_wait(tasks)
+        for consumer in ctx.batch_consumers:
+            await consumer.close()
 
     return app
