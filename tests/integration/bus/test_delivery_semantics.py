@@ -6,7 +6,7 @@ from collections import Counter
 from axonal_bus.consumer import subscribe_events
 from axonal_bus.outbox import event_headers
 from axonal_events import RunStatus, StreamKind
-from axonal_testing.bus import make_broker, running, stream_count
+from axonal_testing.bus import drained, make_broker, running, stream_count
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
@@ -43,7 +43,9 @@ async def test_replicas_share_a_durable_and_each_message_is_handled_once(bus_set
         for event in sent:
             await publish(js, subjects, event)
         await wait_for(lambda: len(handled) >= 40, message="40 events handled")
-        await asyncio.sleep(0.3)  # room for a wrongful second delivery to show up
+        # once every delivery is acknowledged and none is left, no second one can come
+        stream = subjects.stream_name(StreamKind.EVENTS)
+        await wait_for(lambda: drained(js, stream, "workers"), message="all acknowledged")
     ids = Counter(event_id for _, event_id in handled)
     assert set(ids) == {e.id for e in sent}
     assert max(ids.values()) == 1, "an event was handled twice"

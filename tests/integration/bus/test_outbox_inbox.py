@@ -14,7 +14,7 @@ from axonal_bus.outbox import OutboxRelay, enqueue
 from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_db import create_pool, migrate, transaction
 from axonal_events import RunStatus, StreamKind
-from axonal_testing.bus import make_broker, running, stream_count
+from axonal_testing.bus import drained, make_broker, running, stream_count
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
@@ -101,7 +101,8 @@ async def test_relay_killed_between_publish_and_mark_loses_and_duplicates_nothin
             lambda: pool.fetchval("SELECT count(*) = 20 FROM inbox"), message="all processed"
         )
         await wait_for(lambda: len(first_attempts) == 20, message="first attempts")
-        await asyncio.sleep(1.5)  # the redeliveries (nak delay ~1s) arrive and are skipped
+        # the redeliveries arrive, are skipped by the inbox and acknowledged
+        await wait_for(lambda: drained(js, stream, "billing"), message="all acknowledged")
     rows = await pool.fetch("SELECT event_id, count(*) AS n FROM effects GROUP BY event_id")
     assert {r["event_id"] for r in rows} == {e.id for e in events}
     assert {r["n"] for r in rows} == {1}

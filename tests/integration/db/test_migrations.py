@@ -20,6 +20,7 @@ from axonal_db import (
     create_pool,
     migrate,
 )
+from axonal_testing.waiting import wait_for
 
 
 def _schema() -> str:
@@ -295,21 +296,38 @@ async def test_migration_lock_is_per_schema(
     first, second = _schema(), _schema()
     source = _source(tmp_path, **SLOW)
     blocker = await asyncpg.connect(database_url)
+    gate = await asyncpg.connect(database_url)  # the test decides when the slow migration ends
+    await gate.execute("SELECT pg_advisory_lock(4242)")
     try:
         # a replica of the first service is migrating (holds its lock) ...
-        slow = _source(tmp_path / "slow", **{"0001_wait": "SELECT pg_sleep(2);"})
+        wait = "SELECT pg_advisory_lock(4242); SELECT pg_advisory_unlock(4242);"
+        slow = _source(tmp_path / "slow", **{"0001_wait": wait})
         first_run = asyncio.create_task(migrate(blocker, schema=first, sources=[slow]))
-        await asyncio.sleep(0.5)
-        # ... the second service is not held up by it
+        holder = blocker.get_server_pid()
+
+        async def locked() -> bool:
+            return bool(
+                await pg_pool.fetchval(
+                    "SELECT count(*) FROM pg_locks "
+                    "WHERE locktype = 'advisory' AND granted AND pid = $1",
+                    holder,
+                )
+            )
+
+        await wait_for(locked, message="the first replica holds its schema's lock")
+        # ... the second service is not held up by it: it is done while the first still runs
         applied = await asyncio.wait_for(
-            migrate(pg_pool, schema=second, sources=[source]), timeout=1.5
+            migrate(pg_pool, schema=second, sources=[source]), timeout=30
         )
         assert len(applied) == 3
         assert not first_run.done()
         # but a second replica of the first service waits for the lock, then has nothing to do
-        waited = await asyncio.wait_for(migrate(pg_pool, schema=first, sources=[slow]), timeout=10)
+        second_replica = asyncio.create_task(migrate(pg_pool, schema=first, sources=[slow]))
+        await gate.execute("SELECT pg_advisory_unlock(4242)")
+        waited = await asyncio.wait_for(second_replica, timeout=30)
         assert first_run.done()
         assert waited == []
         assert len(await first_run) == 1
     finally:
+        await gate.close()
         await blocker.close()

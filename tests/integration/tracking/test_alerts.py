@@ -1,12 +1,12 @@
 """Alert rules: ``loss > 5 for 3 points`` emits exactly one ``metric.crossed`` per crossing."""
 
-import asyncio
 import json
 
 from axonal_bus import rpc
 from axonal_db import connect
-from axonal_events import CATALOG, MetricCrossed
+from axonal_events import CATALOG, MetricCrossed, StreamKind
 from axonal_events.metrics import AlertRuleInfo, AlertRuleList, AlertRuleSpec, ListAlertRules
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
 from .conftest import create_run, send
@@ -27,6 +27,19 @@ async def _stored(database_url, run_uuid, count):
     finally:
         await conn.close()
     return found == count
+
+
+async def _crossings_written(database_url, run_uuid):
+    """The metric.crossed events of ``run_uuid`` in the outbox (each with its batch)."""
+    conn = await connect(database_url)
+    try:
+        return await conn.fetchval(
+            "SELECT count(*) FROM tracking.outbox WHERE subject LIKE '%.metric.crossed' "
+            "AND convert_from(payload, 'UTF8')::jsonb -> 'data' ->> 'run_uuid' = $1",
+            run_uuid,
+        )
+    finally:
+        await conn.close()
 
 
 async def test_loss_above_5_for_3_points_crosses_once_per_excursion(
@@ -62,7 +75,10 @@ async def test_loss_above_5_for_3_points_crosses_once_per_excursion(
     await send(js, subjects, run_uuid, first, msg_id="a-again")  # a re-send: no new crossing
     await send(js, subjects, other, points(other, [9, 9, 9, 9]))
     await wait_for(lambda: len(crossed) >= 2, message="two crossings")
-    await asyncio.sleep(1)  # a duplicate would arrive in the meantime
+    # every batch is taken, and a crossing is written with its batch: none more is coming
+    ingest = subjects.stream_name(StreamKind.INGEST)
+    await wait_for(lambda: drained(js, ingest, "tracking-metrics"), message="batches taken")
+    assert await _crossings_written(database_url, run_uuid) == 2
     await sub.unsubscribe()
     assert [(c.run_uuid, c.step, c.value) for c in crossed] == [
         (run_uuid, 2, 8.0),  # 6, 7, 8: the third point over 5

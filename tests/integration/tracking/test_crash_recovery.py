@@ -1,9 +1,10 @@
 """The tracking service killed (SIGKILL) mid-ingest and restarted stores every point once."""
 
-import asyncio
 import signal
 
 from axonal_db import connect
+from axonal_events import StreamKind
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
 from .conftest import batch, create_run, send, start_tracking
@@ -44,7 +45,14 @@ async def test_killed_tracking_resumes_without_loss_or_duplicates(
                     return await stored() >= total
 
                 await wait_for(complete, timeout=120, message=f"{total} points stored")
-                await asyncio.sleep(1)  # late redeliveries would show up as extra rows
+                # the batches the killed process took unacknowledged come back after ack_wait:
+                # once the durable has nothing left to deliver, none can still add a row
+                stream = subjects.stream_name(StreamKind.INGEST)
+                await wait_for(
+                    lambda: drained(js, stream, "tracking-metrics"),
+                    timeout=90,
+                    message="every batch acknowledged",
+                )
             finally:
                 second.terminate()
                 assert second.wait(15) == 0, "a clean stop exits 0"
