@@ -47,6 +47,23 @@ run:
   container: {image: python, command: [python, -c, "print(1)"]}
 """
 
+BROKEN_HOOK = """
+version: 1.1
+kind: component
+name: train
+hooks:
+- trigger: failed
+  hubRef: slack
+  connection: ops-alerts
+  conditions: "{{ no_such_value > 1 }}"
+- trigger: failed
+  hubRef: discord
+  connection: team
+run:
+  kind: job
+  container: {image: python, command: [python, -c, "print(1)"]}
+"""
+
 RETRAIN = """
 version: 1.1
 kind: component
@@ -117,6 +134,37 @@ async def test_a_failed_run_requests_its_notification_hook_and_starts_no_operati
     assert data["params"]["condition"]["type"] == "failed"
     await settled(scheduler)
     assert await scheduler.get(hook_run_uuid(hook["id"])) is None  # notifications deliver it
+
+
+async def test_a_hook_that_cannot_render_is_announced_and_the_others_still_fire(scheduler):
+    scheduler.agent.script = fail
+    parent = await scheduler.submit(BROKEN_HOOK)
+    await scheduler.wait_status(parent, "failed")
+
+    async def requested():
+        return await hook_requests(scheduler, parent) or None
+
+    [hook] = await wait_for(requested, message="hook.requested")
+    assert (hook["data"]["hub_ref"], hook["data"]["connection"]) == ("discord", "team")
+    stream = scheduler.subjects.stream_name(StreamKind.EVENTS)
+    subject = scheduler.subjects.event("notification.failed")
+
+    async def announced():
+        found = await read_stream(scheduler.js, stream, subject)
+        docs = [json.loads(data) for _, data, _ in found]
+        return [d for d in docs if d["data"]["notification_id"].startswith(parent)] or None
+
+    [failure] = await wait_for(announced, message="notification.failed")
+    data = failure["data"]
+    assert data["notification_id"] == f"{parent}:hooks[0]"
+    assert (data["channel"], data["target"], data["final"]) == ("slack", "ops-alerts", True)
+    assert "hooks[0]" in data["error"]
+    assert "no_such_value" in data["error"]
+    done = await read_stream(scheduler.js, stream, scheduler.subjects.event("run.done"))
+    done_ids = [
+        json.loads(d)["id"] for _, d, _ in done if json.loads(d)["data"]["run_uuid"] == parent
+    ]
+    assert data["source_event_id"] in done_ids
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from axonal_db import Connection
 from axonal_events import (
     DONE_STATUSES,
     HookRequested,
+    NotificationFailed,
     RunDone,
     RunStatus,
     RunStatusChanged,
@@ -19,7 +20,7 @@ from axonal_events import (
     new_event,
 )
 from axonal_scheduler import store
-from axonal_scheduler.domain.hooks import HookError, Parent, fired_hooks
+from axonal_scheduler.domain.hooks import FailedHook, Parent, fired_hooks
 from axonal_scheduler.domain.statuses import RUNNING, can_transition
 from axonal_scheduler.store import Run
 
@@ -77,16 +78,37 @@ async def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> 
             duration_seconds=max(0.0, duration) if duration is not None else None,
             outputs=dict(run.outputs),
         )
-        await enqueue(
-            tx.conn, tx.subjects, new_event(done, source=tx.source, project=run.full_project)
-        )
-        for hook in _hooks(run):
+        done_event = new_event(done, source=tx.source, project=run.full_project)
+        await enqueue(tx.conn, tx.subjects, done_event)
+        fired, failed = _hooks(run)
+        for hook in fired:
             event = new_event(hook, source=tx.source, project=run.full_project)
             await enqueue(tx.conn, tx.subjects, event)
+        for failure in failed:
+            log.warning("run.hook_failed", run=run.uuid, error=failure.error)
+            data = _hook_failure(run, failure, done_event.id)
+            await enqueue(
+                tx.conn, tx.subjects, new_event(data, source=tx.source, project=run.full_project)
+            )
 
 
-def _hooks(run: Run) -> list[HookRequested]:
-    """The ``hook.requested`` events of a done run (none if its hooks cannot render)."""
+def _hook_failure(run: Run, failure: FailedHook, done_event_id: str) -> NotificationFailed:
+    """A hook that does not render, announced as a final ``notification.failed`` (where
+    alert routes and the audit trail see it)."""
+    hub = failure.hub_ref.rsplit("/", 1)[-1].split(":", 1)[0]
+    return NotificationFailed(
+        notification_id=f"{run.uuid}:hooks[{failure.index}]",
+        source_event_id=done_event_id,
+        channel=hub,
+        target=failure.connection or failure.hub_ref,
+        attempts=1,
+        error=failure.error,
+        final=True,
+    )
+
+
+def _hooks(run: Run) -> tuple[list[HookRequested], list[FailedHook]]:
+    """The ``hook.requested`` events of a done run, and its hooks that cannot render."""
     parent = Parent(
         uuid=run.uuid,
         owner=run.owner,
@@ -99,12 +121,8 @@ def _hooks(run: Run) -> list[HookRequested]:
         inputs=run.inputs,
         outputs=run.outputs,
     )
-    try:
-        fired = fired_hooks(run.compiled.get("hooks") or [], parent)
-    except HookError as exc:
-        log.warning("run.hooks_failed", run=run.uuid, error=str(exc))
-        return []
-    return [
+    fired, failed = fired_hooks(run.compiled.get("hooks") or [], parent)
+    requested = [
         HookRequested(
             run_uuid=run.uuid,
             project=run.full_project,
@@ -123,6 +141,7 @@ def _hooks(run: Run) -> list[HookRequested]:
         )
         for hook in fired
     ]
+    return requested, failed
 
 
 async def record_created(tx: Tx, run: Run) -> bool:

@@ -21,13 +21,16 @@ from axonal_spec import SpecError
 from axonal_spec.context import ParamInfo, build_context, build_globals
 from axonal_spec.templates import render
 
-__all__ = ["FiredHook", "HookError", "Parent", "fired_hooks", "hook_operation", "hook_run_uuid"]
+__all__ = [
+    "FailedHook",
+    "FiredHook",
+    "Parent",
+    "fired_hooks",
+    "hook_operation",
+    "hook_run_uuid",
+]
 
 _ANY = "done"
-
-
-class HookError(ValueError):
-    """A hook's conditions or params cannot be rendered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,16 @@ class FiredHook:
     params: dict[str, Any]
     connection: str | None = None
     queue: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FailedHook:
+    """A hook whose conditions or params do not render: it does not run, and says why."""
+
+    index: int
+    hub_ref: str
+    error: str
+    connection: str | None = None
 
 
 def _context(parent: Parent) -> dict[str, Any]:
@@ -103,11 +116,15 @@ def _defaults(parent: Parent) -> dict[str, Any]:
     }
 
 
-def fired_hooks(hooks: list[Mapping[str, Any]], parent: Parent) -> list[FiredHook]:
-    """The hooks of ``parent`` that fire now, in their order. Raises :class:`HookError`
-    naming the hook (``hooks[i]``) whose conditions or params do not render."""
+def fired_hooks(
+    hooks: list[Mapping[str, Any]], parent: Parent
+) -> tuple[list[FiredHook], list[FailedHook]]:
+    """The hooks of ``parent`` that fire now, in their order, and those whose trigger holds
+    but whose conditions or params do not render (each names itself, ``hooks[i]``); one
+    broken hook does not keep the others from running."""
     context = _context(parent)
     out: list[FiredHook] = []
+    failed: list[FailedHook] = []
     for index, hook in enumerate(hooks):
         trigger = str(hook.get("trigger") or _ANY)
         if trigger not in (_ANY, parent.status):
@@ -122,7 +139,8 @@ def fired_hooks(hooks: list[Mapping[str, Any]], parent: Parent) -> list[FiredHoo
                 for name, spec in (hook.get("params") or {}).items()
             }
         except SpecError as exc:
-            raise HookError(str(exc)) from None
+            failed.append(FailedHook(index, str(hook["hubRef"]), str(exc), hook.get("connection")))
+            continue
         defaults = {} if hook.get("disableDefaults") else _defaults(parent)
         out.append(
             FiredHook(
@@ -134,7 +152,7 @@ def fired_hooks(hooks: list[Mapping[str, Any]], parent: Parent) -> list[FiredHoo
                 queue=hook.get("queue"),
             )
         )
-    return out
+    return out, failed
 
 
 def hook_run_uuid(event_id: str) -> str:
