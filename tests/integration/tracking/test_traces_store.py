@@ -106,6 +106,7 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
                 session_id="s-1",
                 tags=["a"],
                 metadata={"k": 1, "j": 1},
+                input={"question": "2+2?"},
             ),
         ],
         observations=[
@@ -118,6 +119,7 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
                 model="gpt-4o-mini",
                 name="llm",
                 usage_details={"input": 1000, "output": 100},
+                input=[{"role": "user", "content": "2+2?"}],
             ),
             ObservationRecord(
                 id="o2",
@@ -197,6 +199,9 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
         == {k: before[k] for k in ("traces", "observations", "scores", "sessions")}
     )
     assert found.observations[0].output == "older"
+    # kept through a later merge (a row's input and output are stored once, not in its state)
+    assert found.observations[0].input == [{"role": "user", "content": "2+2?"}]
+    assert found.trace.input == {"question": "2+2?"}
     assert found.observations[1].end_time == at(10)
 
     page = await call(

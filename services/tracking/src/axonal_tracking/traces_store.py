@@ -140,27 +140,48 @@ async def lock_ids(conn: Connection, project_id: str, keys: Iterable[str]) -> No
     )
 
 
+#: Values a row holds exactly as its merge state does (a column is NULL exactly when the
+#: state has no such value): the stored state leaves them out and reading puts them back, so
+#: the largest values (inputs and outputs) are written once, not twice.
+_VERBATIM: dict[str, tuple[str, ...]] = {
+    "traces": ("input", "output"),
+    "observations": ("input", "output"),
+    "scores": (),
+}
+
+
+def _stored_state(table: Table, state: dict[str, Any]) -> dict[str, Any]:
+    verbatim = _VERBATIM[table]
+    return {**state, "v": {k: v for k, v in state["v"].items() if k not in verbatim}}
+
+
 async def states(
     conn: Connection, table: Table, project_id: str, ids: Sequence[str]
 ) -> dict[str, dict[str, Any]]:
-    """The stored merge states of ``ids`` (absent ids are new)."""
+    """The stored merge states of ``ids`` (absent ids are new), whole again."""
+    verbatim = _VERBATIM[table]
     rows = await conn.fetch(
-        f"SELECT id, state FROM {table} WHERE project_id = $1 AND id = ANY($2::text[])",
+        f"SELECT {', '.join(('id', 'state', *verbatim))} FROM {table} "
+        "WHERE project_id = $1 AND id = ANY($2::text[])",
         project_id,
         list(ids),
     )
-    return {row["id"]: row["state"] for row in rows}
+    found = {}
+    for row in rows:
+        state = row["state"]
+        values = {c: row[c] for c in verbatim if row[c] is not None}
+        found[row["id"]] = {**state, "v": {**state["v"], **values}} if values else state
+    return found
 
 
 async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
     """Insert or replace ``rows`` (one per id) in one statement."""
     if rows:
+        stored = {c: [row[c] for row in rows] for c in _COLUMNS[table]}
+        stored["state"] = [_stored_state(table, row["state"]) for row in rows]
         await conn.execute(
             _UPSERT[table],
-            *(
-                [_json(row[c]) for row in rows] if c in _JSON else [row[c] for row in rows]
-                for c in _COLUMNS[table]
-            ),
+            *([_json(x) for x in stored[c]] if c in _JSON else stored[c] for c in _COLUMNS[table]),
         )
 
 
