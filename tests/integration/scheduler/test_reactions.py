@@ -92,6 +92,15 @@ async def hook_requests(scheduler, run_uuid):
     return [doc for doc in docs if doc["data"]["run_uuid"] == run_uuid]
 
 
+async def requested_hooks(scheduler, run_uuid):
+    """The run's ``hook.requested`` events, once there is one."""
+
+    async def found():
+        return await hook_requests(scheduler, run_uuid) or None
+
+    return await wait_for(found, message="hook.requested")
+
+
 async def settled(scheduler):
     """The scheduler's events consumer has handled everything published so far."""
     stream = scheduler.subjects.stream_name(StreamKind.EVENTS)
@@ -103,10 +112,7 @@ async def test_a_succeeded_run_starts_its_operation_hook_with_the_parent_uuid(sc
     parent = await scheduler.submit(HOOKED)
     await scheduler.wait_status(parent, "succeeded")
 
-    async def requested():
-        return await hook_requests(scheduler, parent) or None
-
-    [hook] = await wait_for(requested, message="hook.requested")
+    [hook] = await requested_hooks(scheduler, parent)
     assert (hook["data"]["hub_ref"], hook["data"]["trigger"]) == ("tensorboard", "succeeded")
     assert hook["data"]["params"] == {"uuid": parent}
     started = await scheduler.wait_status(hook_run_uuid(hook["id"]), "succeeded")
@@ -119,10 +125,7 @@ async def test_a_failed_run_requests_its_notification_hook_and_starts_no_operati
     parent = await scheduler.submit(HOOKED)
     await scheduler.wait_status(parent, "failed")
 
-    async def requested():
-        return await hook_requests(scheduler, parent) or None
-
-    [hook] = await wait_for(requested, message="hook.requested")
+    [hook] = await requested_hooks(scheduler, parent)
     data = hook["data"]
     assert (data["hub_ref"], data["connection"], data["status"]) == (
         "webhook",
@@ -141,10 +144,7 @@ async def test_a_hook_that_cannot_render_is_announced_and_the_others_still_fire(
     parent = await scheduler.submit(BROKEN_HOOK)
     await scheduler.wait_status(parent, "failed")
 
-    async def requested():
-        return await hook_requests(scheduler, parent) or None
-
-    [hook] = await wait_for(requested, message="hook.requested")
+    [hook] = await requested_hooks(scheduler, parent)
     assert (hook["data"]["hub_ref"], hook["data"]["connection"]) == ("discord", "team")
     stream = scheduler.subjects.stream_name(StreamKind.EVENTS)
     subject = scheduler.subjects.event("notification.failed")

@@ -206,6 +206,11 @@ class PageMeta(Payload):
     total_items: int
     total_pages: int
 
+    @classmethod
+    def of(cls, page: int, limit: int, total: int) -> PageMeta:
+        """Page ``page`` of ``limit`` items among ``total``."""
+        return cls(page=page, limit=limit, total_items=total, total_pages=-(-total // limit))
+
 
 class _Window(Payload):
     project_id: str

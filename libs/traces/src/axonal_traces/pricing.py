@@ -72,13 +72,9 @@ def _pattern(pattern: str) -> re.Pattern[str]:
 
 
 @cache
-def _shipped_for(model: str) -> ModelDefinition | None:
-    return next((d for d in shipped_models() if _pattern(d.match_pattern).search(model)), None)
-
-
 def find_model(model: str) -> ModelDefinition | None:
     """The shipped definition of ``model`` (the first whose pattern matches)."""
-    return _shipped_for(model)
+    return next((d for d in shipped_models() if _pattern(d.match_pattern).search(model)), None)
 
 
 def _start(definition: ModelDefinition) -> float:
@@ -102,7 +98,7 @@ class Pricing:
         for definition in self._matching[model]:
             if definition.start_date is None or at is None or definition.start_date <= at:
                 return definition
-        return _shipped_for(model)
+        return find_model(model)
 
 
 def _price_of(prices: Mapping[str, float], usage_type: str) -> float | None:

@@ -3,8 +3,6 @@ listed after them (those can be read, not deleted)."""
 
 from __future__ import annotations
 
-from math import ceil
-
 from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_events.llm_models import (
@@ -35,12 +33,7 @@ def register(ctx: ServiceContext) -> None:
     async def list_models(request: ListModels) -> ModelPage:
         every = await definitions(request.project_id)
         start = (request.page - 1) * request.limit
-        meta = PageMeta(
-            page=request.page,
-            limit=request.limit,
-            total_items=len(every),
-            total_pages=ceil(len(every) / request.limit),
-        )
+        meta = PageMeta.of(request.page, request.limit, len(every))
         return ModelPage(data=every[start : start + request.limit], meta=meta)
 
     async def get_model(request: GetModel) -> ModelDefinition:

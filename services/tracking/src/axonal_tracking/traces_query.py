@@ -66,10 +66,6 @@ class _Where:
         return f"${len(self.args)}"
 
 
-def _meta(page: int, limit: int, total: int) -> PageMeta:
-    return PageMeta(page=page, limit=limit, total_items=total, total_pages=-(-total // limit))
-
-
 def _cursor(at: datetime, key: str) -> str:
     return base64.urlsafe_b64encode(f"{at.isoformat()}|{key}".encode()).decode()
 
@@ -127,7 +123,7 @@ async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView],
         f"ORDER BY t.timestamp DESC, t.id LIMIT {limit} OFFSET {offset}",
         *where.args,
     )
-    return [_trace(r) for r in rows], _meta(q.page, q.limit, total)
+    return [_trace(r) for r in rows], PageMeta.of(q.page, q.limit, total)
 
 
 async def get_trace(conn: Connection, project_id: str, trace_id: str) -> TraceView | None:
@@ -233,7 +229,7 @@ async def list_scores(
     )
     found = [ScoreView.model_validate(dict(r)) for r in rows[: q.limit]]
     cursor = _cursor(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
-    return found, _meta(q.page, q.limit, total), cursor
+    return found, PageMeta.of(q.page, q.limit, total), cursor
 
 
 _SESSION_COLUMNS = (
@@ -253,7 +249,7 @@ async def list_sessions(conn: Connection, q: ListSessions) -> tuple[list[Session
         f"ORDER BY x.created_at DESC, x.id LIMIT {limit} OFFSET {offset}",
         *where.args,
     )
-    return [SessionView.model_validate(dict(r)) for r in rows], _meta(q.page, q.limit, total)
+    return [SessionView.model_validate(dict(r)) for r in rows], PageMeta.of(q.page, q.limit, total)
 
 
 async def get_session(

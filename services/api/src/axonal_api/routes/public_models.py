@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic.alias_generators import to_camel, to_snake
 
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
@@ -27,6 +27,7 @@ from axonal_events.llm_models import (
     ModelSpec,
     UsageUnit,
 )
+from axonal_traces.values import error_reason
 
 __all__ = ["router"]
 
@@ -62,14 +63,13 @@ class CreateModelBody(_Camel):
 
 
 def _snake_keys(value: Any) -> Any:
-    """A Langfuse tier (camelCase, conditions included) with the contract's snake_case keys."""
+    """A Langfuse tier (camelCase, conditions included) with the contract's snake_case keys;
+    ``prices`` are usage types, kept as they are."""
     if isinstance(value, list):
         return [_snake_keys(item) for item in value]
     if isinstance(value, dict):
         return {
-            "".join(f"_{c.lower()}" if c.isupper() else c for c in key): (
-                item if key == "prices" else _snake_keys(item)
-            )
+            to_snake(key): item if key == "prices" else _snake_keys(item)
             for key, item in value.items()
         }
     return value
@@ -148,14 +148,8 @@ async def create_model(
             }
         )
     except ValidationError as exc:
-        raise ApiError(400, "invalid_request", _reason(exc)) from None
+        raise ApiError(400, "invalid_request", error_reason(exc)) from None
     return _langfuse(await gw.call("tracking", "create_model", spec, ModelDefinition))
-
-
-def _reason(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
 
 
 @router.get("", summary="The project's model definitions, then the shipped ones")
