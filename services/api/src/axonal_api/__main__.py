@@ -7,6 +7,7 @@ import uvicorn
 from axonal_api.app import create_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.log import configure_logging
+from axonal_bus.loop import tune_gc
 
 
 def main() -> None:
@@ -23,6 +24,7 @@ def main() -> None:
     # Bind before the lifespan answers pings: a port taken (by another stack) exits at once
     # instead of looking healthy while the requests go to whoever holds the port.
     sock = config.bind_socket()
+    tune_gc()
     uvicorn.Server(config).run(sockets=[sock])
 
 
