@@ -27,6 +27,7 @@ from axonal_events.traces import (
 )
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
+from axonal_tracking import traces_store
 
 PROJECT = "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -261,3 +262,17 @@ async def test_a_malformed_batch_goes_to_the_dlq(tracking, nats_client):
 
     [(_, _, headers)] = await wait_for(dead, timeout=20, message="dead-lettered")
     assert "not a trace batch" in headers["Axonal-Dlq-Reason"], headers
+
+
+async def test_rows_are_sent_in_the_order_of_each_tables_row_type(tracking, database_url):
+    conn = await connect(database_url)
+    try:
+        for table, columns in traces_store.COLUMNS.items():
+            found = await conn.fetch(
+                "SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0"
+                " AND NOT attisdropped ORDER BY attnum",
+                f"tracking.{table}",
+            )
+            assert tuple(r["attname"] for r in found) == (*columns, *traces_store.ROW_TAIL)
+    finally:
+        await conn.close()

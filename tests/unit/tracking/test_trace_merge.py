@@ -27,6 +27,23 @@ def test_later_fields_win_whatever_the_arrival_order():
     assert late_old["v"]["release"] == "r"
 
 
+def test_a_single_record_leaves_no_times_and_later_ones_only_their_own():
+    state = merge(None, [(5, {"name": "a", "metadata": {"k": 1}, "tags": ["x"]})])
+    assert state == {"v": {"name": "a", "metadata": {"k": 1}, "tags": ["x"]}, "t": {}, "first": 5}
+    state = merge(state, [(7, {"release": "r"})])
+    assert (state["t"], state["first"]) == ({"release": 7}, 5)
+
+
+def test_fields_set_first_keep_their_time_when_an_earlier_record_arrives():
+    state = merge(None, [(5, {"name": "a", "metadata": {"k": 1}})])
+    state = merge(state, [(1, {"name": "b", "version": "v", "metadata": {"k": 0, "j": 0}})])
+    assert state["v"] == {"name": "a", "version": "v", "metadata": {"k": 1, "j": 0}}
+    assert (state["t"], state["first"]) == ({"name": 5, "metadata.k": 5}, 1)
+    state = merge(state, [(3, {"name": "c", "metadata": {"k": 3}})])
+    assert state["v"]["name"] == "a"
+    assert state["v"]["metadata"] == {"k": 1, "j": 0}
+
+
 def test_metadata_merges_key_by_key():
     state = merge(None, [(1, {"metadata": {"a": 1, "b": 1}}), (2, {"metadata": {"b": 2}})])
     state = merge(state, [(0, {"metadata": {"a": 0, "c": 0}})])

@@ -1,6 +1,7 @@
 """Consumer of ``ingest.traces.<project>``: merge each batch's records into stored rows.
 
-A batch that is not a valid :class:`TraceBatch` is dead-lettered at once with the reason.
+A batch that is not a valid :class:`TraceBatch` is dead-lettered at once with the reason
+(see :mod:`axonal_tracking.traces_wire`).
 Records of one id are merged in event-time order with what is stored (see
 :mod:`axonal_tracking.domain.trace_merge`); rows whose state did not change are not written,
 so a redelivered batch changes nothing. One ``trace.ingested`` per trace whose trace,
@@ -11,63 +12,31 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-from pydantic import ValidationError
-
 from axonal_bus.consumer import ConsumerSpec, subscribe
-from axonal_bus.errors import Permanent
 from axonal_bus.outbox import enqueue_many
 from axonal_bus.service import ServiceContext
 from axonal_db import Connection, transaction
 from axonal_events import StreamKind, new_event
 from axonal_events.catalog.traces import TraceIngested
-from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
 from axonal_traces.pricing import Pricing
-from axonal_traces.values import error_reason
 from axonal_tracking import models_store, traces_store
-from axonal_tracking.domain.trace_merge import Update, merge
+from axonal_tracking.domain.trace_merge import merge
 from axonal_tracking.domain.trace_rows import observation_row, score_row, trace_row
 from axonal_tracking.tokens import count_tokens
+from axonal_tracking.traces_wire import ReceivedBatch, Update, decode_trace_batch
 
-__all__ = ["ReceivedBatch", "decode_trace_batch", "register", "store_batch"]
+__all__ = ["register", "store_batch"]
 
 SOURCE = "/axonal/tracking"
 _EARLIEST = {"traces": frozenset({"timestamp"})}
-_RECORD_KEYS = frozenset({"id", "event_time"})  # what a record is, not what it sets
-Record = TraceRecord | ObservationRecord | ScoreRecord
 
 
-@dataclass(frozen=True, slots=True)
-class ReceivedBatch:
-    """A valid batch, and its records as the JSON objects they arrived as: their fields are
-    what merges (as JSON values), without dumping the validated records again."""
-
-    batch: TraceBatch
-    json: dict[str, Any]
-
-    def records(self, kind: str) -> list[tuple[Record, dict[str, Any]]]:
-        validated: list[Record] = getattr(self.batch, kind)
-        return list(zip(validated, self.json.get(kind) or [], strict=True))
-
-
-def decode_trace_batch(raw: bytes) -> ReceivedBatch:
-    """A valid batch; :class:`Permanent` naming the first bad field otherwise."""
-    try:
-        batch = TraceBatch.model_validate_json(raw)
-    except ValidationError as exc:
-        raise Permanent(f"not a trace batch: {error_reason(exc)}") from None
-    return ReceivedBatch(batch, msgspec.json.decode(raw))
-
-
-def _updates(records: Sequence[tuple[Record, dict[str, Any]]]) -> dict[str, list[Update]]:
-    grouped: dict[str, list[Update]] = defaultdict(list)
-    for record, sent in records:
-        at = int(record.event_time.timestamp() * 1_000_000)
-        fields = {k: v for k, v in sent.items() if v is not None and k not in _RECORD_KEYS}
-        grouped[record.id].append((at, fields))
+def _by_id(records: Sequence[Update]) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    grouped: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    for entity_id, at, fields in records:
+        grouped[entity_id].append((at, fields))
     return grouped
 
 
@@ -75,11 +44,11 @@ async def _merge(
     conn: Connection,
     table: traces_store.Table,
     project_id: str,
-    records: Sequence[tuple[Record, dict[str, Any]]],
+    records: Sequence[Update],
     to_row: Callable[[str, dict[str, Any]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Merge ``records`` into ``table``; the rows that changed."""
-    grouped = _updates(records)
+    grouped = _by_id(records)
     if not grouped:
         return []
     await traces_store.lock_ids(conn, project_id, (f"{table}:{i}" for i in grouped))
@@ -95,18 +64,18 @@ async def _merge(
 
 async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIngested]:
     """Merge the received batch into the tables; one event per trace it changed."""
-    batch = received.batch
-    project = batch.project_id
-    pricing = Pricing(await models_store.own(conn, project)) if batch.observations else Pricing()
+    project, records = received.project_id, received.records
+    own = await models_store.own(conn, project) if received.has_observations else []
+    pricing = Pricing(own)
     traces = await _merge(
-        conn, "traces", project, received.records("traces"), lambda i, s: trace_row(project, i, s)
+        conn, "traces", project, records["traces"], lambda i, s: trace_row(project, i, s)
     )
     observations = await _merge(
-        conn, "observations", project, received.records("observations"),
+        conn, "observations", project, records["observations"],
         lambda i, s: observation_row(project, i, s, pricing, count_tokens),
     )  # fmt: skip
     scores = await _merge(
-        conn, "scores", project, received.records("scores"), lambda i, s: score_row(project, i, s)
+        conn, "scores", project, records["scores"], lambda i, s: score_row(project, i, s)
     )
     await traces_store.upsert_sessions(conn, project, traces)
     changed = {row["id"] for row in traces}
@@ -128,7 +97,7 @@ def register(ctx: ServiceContext) -> None:
     async def on_batch(received: ReceivedBatch) -> None:
         async with transaction(ctx.pool) as conn:
             changed = await store_batch(conn, received)
-            project = received.batch.project
+            project = received.project
             events = [new_event(data, source=SOURCE, project=project) for data in changed]
             await enqueue_many(conn, ctx.subjects, events)
 

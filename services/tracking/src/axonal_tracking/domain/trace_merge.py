@@ -1,7 +1,9 @@
 """Merging records of one trace, observation or score into its stored state, as Langfuse does.
 
-A state is ``{"v": values, "t": times}``: the fields clients set (JSON values) and, per field,
-the event time (epoch microseconds) of the record that set it. A record's field overwrites
+A state is ``{"v": values, "t": times, "first": first}``: the fields clients set (JSON values),
+per field the event time (epoch microseconds) of the record that set it, and the earliest
+record's event time. A field set at ``first`` has no entry in ``t``: most entities come from
+one record, and their states then carry no times at all. A record's field overwrites
 when its event time is not older than the stored one, so records may arrive in any order and
 the newest value still wins; ``metadata`` is merged key by key the same way, ``tags`` are
 unioned, and "earliest" fields (a trace's timestamp) keep their smallest value. Applying the
@@ -10,7 +12,7 @@ same records again gives the same state: a redelivered batch changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +21,7 @@ __all__ = ["State", "Update", "merge"]
 State = dict[str, Any]
 #: (event time in epoch microseconds, the fields a record set, as JSON values)
 Update = tuple[int, Mapping[str, Any]]
+_UNTIMED = frozenset({"tags", "metadata"})  # unioned, and merged key by key
 
 
 def _earlier(new: Any, old: Any) -> bool:
@@ -52,14 +55,30 @@ def _apply(
             times[name] = at
 
 
+def _all_times(
+    values: Mapping[str, Any], times: Mapping[str, int], first: int, earliest: frozenset[str]
+) -> dict[str, int]:
+    """Every field's time: those without an entry were set at ``first``."""
+    found = {name: first for name in values if name not in _UNTIMED and name not in earliest}
+    found.update((f"metadata.{key}", first) for key in values.get("metadata") or ())
+    found.update(times)
+    return found
+
+
 def merge(
-    state: State | None, updates: Iterable[Update], *, earliest: frozenset[str] = frozenset()
+    state: State | None, updates: Sequence[Update], *, earliest: frozenset[str] = frozenset()
 ) -> State:
     """``state`` (``None`` for a new entity) with ``updates`` applied in event-time order."""
-    values: dict[str, Any] = dict((state or {}).get("v", {}))
-    times: dict[str, int] = dict((state or {}).get("t", {}))
-    first = (state or {}).get("first")
-    for at, fields in sorted(updates, key=lambda update: update[0]):
+    ordered = sorted(updates, key=lambda update: update[0])
+    if state is None and len(ordered) == 1:  # most entities: one record, nothing to weigh
+        at, fields = ordered[0]
+        only = dict(fields)
+        if isinstance(metadata := only.get("metadata"), Mapping):
+            only["metadata"] = dict(metadata)
+        return {"v": only, "t": {}, "first": at}
+    values: dict[str, Any] = dict(state["v"]) if state else {}
+    times = _all_times(values, state.get("t", {}), state["first"], earliest) if state else {}
+    for at, fields in ordered:
         _apply(values, times, at, fields, earliest)
-        first = at if first is None else min(first, at)
-    return {"v": values, "t": times, "first": first}
+    first = min(ordered[0][0], state["first"]) if state else ordered[0][0]
+    return {"v": values, "t": {k: t for k, t in times.items() if t != first}, "first": first}
