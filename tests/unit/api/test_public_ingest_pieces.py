@@ -15,7 +15,7 @@ from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from starlette.requests import Request
 
-from axonal_api.otlp_body import BodyError, otlp_export, read_body
+from axonal_api.otlp_body import BodyError, otlp_spans, read_body
 from axonal_api.routes import public_read
 from axonal_api.trace_publish import RecordTooLarge, _batches
 from axonal_events.api_keys import KeyProject
@@ -28,7 +28,7 @@ from axonal_events.traces import (
     TraceBatch,
     TraceRecord,
 )
-from axonal_traces import convert_export
+from axonal_traces import OtlpFormatError, convert_export, convert_spans
 
 CAPTURES = Path(__file__).parents[3].parent / "shared/conformance/langfuse-sdk-captures/v5"
 CAPTURE = CAPTURES / "013_POST_api_public_otel_v1_traces.json"
@@ -72,6 +72,7 @@ RICH = {
     ]
 }  # fmt: skip
 PROJECT = KeyProject(id="p1", owner="acme", name="llm")
+JSON = "application/json"
 
 
 def protobuf_of(export: dict) -> bytes:
@@ -92,11 +93,29 @@ def protobuf_of(export: dict) -> bytes:
     ids=["every-value-kind", *(p.name[:3] for p in OTLP_CAPTURES)],
 )
 def test_a_protobuf_export_decodes_to_the_same_records_as_its_json(export):
-    decoded = otlp_export(protobuf_of(export), "application/x-protobuf")
-    from_proto = convert_export(decoded, project_id="p1")
+    spans = otlp_spans(protobuf_of(export), "application/x-protobuf")
+    from_proto = convert_spans(spans, project_id="p1")
     from_json = convert_export(export, project_id="p1")
+    as_json = otlp_spans(json.dumps(export).encode(), JSON)
+    assert convert_spans(as_json, project_id="p1") == from_json
     assert from_proto.observations == from_json.observations
     assert from_proto.traces == from_json.traces
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("traceId", "0" * 32, "traceId must be 32 hex digits"),
+        ("spanId", "", "spanId must be 16 hex digits"),
+        ("parentSpanId", "abcd", "parentSpanId must be 16 hex digits"),
+    ],
+)
+def test_a_protobuf_span_with_a_bad_id_refuses_the_export_naming_it(field, value, reason):
+    export = json.loads(json.dumps(RICH))
+    export["resourceSpans"][0]["scopeSpans"][0]["spans"][0][field] = value
+    raw = protobuf_of(export)
+    with pytest.raises(OtlpFormatError, match=rf"scopeSpans\[0\]\.spans\[0\]: {reason}"):
+        otlp_spans(raw, "application/x-protobuf")
 
 
 @pytest.mark.parametrize(
@@ -109,7 +128,7 @@ def test_a_protobuf_export_decodes_to_the_same_records_as_its_json(export):
 )
 def test_bad_bodies(raw, content_type, status):
     with pytest.raises(BodyError) as caught:
-        otlp_export(raw, content_type)
+        otlp_spans(raw, content_type)
     assert caught.value.status == status
 
 

@@ -1,9 +1,9 @@
-"""OTLP-JSON ``ExportTraceServiceRequest`` -> trace and observation records.
+"""OTLP spans -> trace and observation records.
 
 Follows Langfuse's ``OtelIngestionProcessor``: every span becomes one observation; a root span
 (no parent, or ``langfuse.internal.as_root``) also makes the full trace, a span with trace-level
 attributes a partial trace update, and a span of a trace id not seen yet in the export a shallow
-trace. The export is checked whole first: one bad span id refuses it all.
+trace. The spans come checked from :mod:`axonal_traces.otlp_spans`.
 
 Axonal's own key: ``axonal.run.uuid`` (span or resource attribute) links the trace to a run.
 """
@@ -25,25 +25,22 @@ from axonal_events.traces import (
 )
 from axonal_traces import otlp_genai, usage
 from axonal_traces.experiments import experiment_id
-from axonal_traces.otlp_attributes import OtlpFormatError, attributes
+from axonal_traces.otlp_attributes import OtlpFormatError
+from axonal_traces.otlp_spans import OtlpSpan, ScopeContext, spans_of
 from axonal_traces.otlp_types import infer_type
-from axonal_traces.values import (
-    as_int,
-    error_reason,
-    is_hex_id,
-    json_or_text,
-    json_text,
-    nanos_to_datetime,
-    parse_time,
-)
+from axonal_traces.values import as_int, error_reason, json_or_text, json_text, parse_time
 
-__all__ = ["RUN_UUID_KEY", "OtlpFormatError", "SpanRecords", "convert_export"]
+__all__ = ["RUN_UUID_KEY", "OtlpFormatError", "SpanRecords", "convert_export", "convert_spans"]
 
 #: The attribute (span or resource) naming the Axonal run a trace belongs to.
 RUN_UUID_KEY = "axonal.run.uuid"
 
 _TRACE_META = ("langfuse.trace.metadata.", "langfuse.metadata.")
 _OBSERVATION_META = "langfuse.observation.metadata."
+_TELEMETRY_META = "ai.telemetry.metadata."
+_EXPERIMENT = "langfuse.experiment."
+#: The key prefixes some rule reads every key of: a span's keys are sorted by them once.
+_PREFIXES = (*_TRACE_META, _OBSERVATION_META, _TELEMETRY_META, _EXPERIMENT)
 _STATUS_ERROR = {2, "2", "STATUS_CODE_ERROR"}
 
 
@@ -55,78 +52,14 @@ class SpanRecords:
     observations: list[ObservationRecord] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class _Context:
-    project_id: str
-    resource: dict[str, Any]
-    scope_name: str
-    scope_version: str
-    scope: dict[str, Any]
-
-
-def _array(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise OtlpFormatError(f"{where} must be an array")
-    return value
-
-
-Times = tuple[datetime | None, datetime | None]
-
-
-def _check_span(span: Any, where: str) -> Times:
-    """The span's start and end, once its ids and shape are checked."""
-    if not isinstance(span, dict):
-        raise OtlpFormatError(f"{where} must be an object")
-    if not is_hex_id(span.get("traceId"), 32):
-        raise OtlpFormatError(
-            f"{where}: traceId must be 32 hex digits, got {span.get('traceId')!r}"
-        )
-    if not is_hex_id(span.get("spanId"), 16):
-        raise OtlpFormatError(f"{where}: spanId must be 16 hex digits, got {span.get('spanId')!r}")
-    parent = span.get("parentSpanId")
-    if parent and not is_hex_id(parent, 16):
-        raise OtlpFormatError(f"{where}: parentSpanId must be 16 hex digits, got {parent!r}")
-    _array(span.get("attributes"), f"{where}.attributes")
-    _array(span.get("events"), f"{where}.events")
-    times = []
-    for key in ("startTimeUnixNano", "endTimeUnixNano"):
-        try:
-            times.append(nanos_to_datetime(span.get(key)))
-        except (TypeError, ValueError, OverflowError):
-            raise OtlpFormatError(f"{where}: {key} is not a time in nanoseconds") from None
-    return times[0], times[1]
-
-
-def _spans(export: Any, project_id: str) -> list[tuple[_Context, dict[str, Any], Times]]:
-    """Every span with its resource and scope and its times, after checking the whole export."""
-    if not isinstance(export, dict):
-        raise OtlpFormatError("the export must be a JSON object")
-    found = []
-    for r, resource_spans in enumerate(_array(export.get("resourceSpans"), "resourceSpans")):
-        where = f"resourceSpans[{r}]"
-        if not isinstance(resource_spans, dict):
-            raise OtlpFormatError(f"{where} must be an object")
-        resource = attributes((resource_spans.get("resource") or {}).get("attributes"), where)
-        for s, scope_spans in enumerate(_array(resource_spans.get("scopeSpans"), where)):
-            inner = f"{where}.scopeSpans[{s}]"
-            if not isinstance(scope_spans, dict):
-                raise OtlpFormatError(f"{inner} must be an object")
-            scope = scope_spans.get("scope") or {}
-            context = _Context(
-                project_id=project_id,
-                resource=resource,
-                scope_name=str(scope.get("name") or ""),
-                scope_version=str(scope.get("version") or ""),
-                scope={
-                    "name": scope.get("name"),
-                    "version": scope.get("version"),
-                    "attributes": attributes(scope.get("attributes"), inner),
-                },
-            )
-            for i, span in enumerate(_array(scope_spans.get("spans"), f"{inner}.spans")):
-                found.append((context, span, _check_span(span, f"{inner}.spans[{i}]")))
+def _by_prefix(attrs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The attributes under each of :data:`_PREFIXES`, keyed by the rest of their key (most
+    spans have none: one test per key)."""
+    found: dict[str, dict[str, Any]] = {}
+    for key, value in attrs.items():
+        if key.startswith(_PREFIXES):
+            prefix = next(p for p in _PREFIXES if key.startswith(p))
+            found.setdefault(prefix, {})[key.removeprefix(prefix)] = value
     return found
 
 
@@ -150,41 +83,49 @@ def _tags(value: Any) -> list[str] | None:
     return [str(value)]
 
 
-def _prefixed(attrs: Mapping[str, Any], whole: str, prefixes: tuple[str, ...]) -> dict[str, Any]:
+def _prefixed(
+    attrs: Mapping[str, Any],
+    whole: str,
+    prefixed: Mapping[str, dict[str, Any]],
+    prefixes: tuple[str, ...],
+) -> dict[str, Any]:
     """A JSON object at ``whole`` merged with ``<prefix><key>`` attributes (JSON-decoded)."""
     found: dict[str, Any] = {}
-    parsed = json_or_text(attrs.get(whole))
+    parsed = json_or_text(attrs.get(whole)) if whole else None
     if isinstance(parsed, dict):
         found.update(parsed)
-    for key, value in attrs.items():
-        if key.startswith(prefixes):  # rarely: one test of all prefixes first
-            prefix = next(p for p in prefixes if key.startswith(p))
-            found[key.removeprefix(prefix)] = json_or_text(value)
+    for prefix in prefixes:
+        for key, value in prefixed.get(prefix, {}).items():
+            found[key] = json_or_text(value)
     return found
 
 
-def _observation_metadata(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    return _prefixed(attrs, "langfuse.observation.metadata", (_OBSERVATION_META,))
-
-
-def _trace_fields(attrs: Mapping[str, Any], obs_meta: Mapping[str, Any]) -> dict[str, Any]:
+def _trace_fields(
+    attrs: Mapping[str, Any], prefixed: Mapping[str, dict[str, Any]], obs_meta: Mapping[str, Any]
+) -> dict[str, Any]:
     """The trace-level attributes a span carries (empty when none); ``obs_meta`` is the
     span's observation metadata."""
     fields: dict[str, Any] = {}
-    telemetry = _prefixed(attrs, "", ("ai.telemetry.metadata.",))
+    telemetry = _prefixed(attrs, "", prefixed, (_TELEMETRY_META,))
     if name := attrs.get("langfuse.trace.name"):
         fields["name"] = str(name)
-    candidates = {
-        "user_id": (attrs.get("user.id"), attrs.get("langfuse.user.id"),
-                    obs_meta.get("langfuse_user_id"), telemetry.get("userId")),
-        "session_id": (attrs.get("session.id"), attrs.get("langfuse.session.id"),
-                       attrs.get("gen_ai.conversation.id"), obs_meta.get("langfuse_session_id"),
-                       telemetry.get("sessionId")),
-    }  # fmt: skip
-    for name, values in candidates.items():
-        found = next((v for v in values if v), None)
-        if found:
-            fields[name] = str(found)
+    user = (
+        attrs.get("user.id")
+        or attrs.get("langfuse.user.id")
+        or obs_meta.get("langfuse_user_id")
+        or telemetry.get("userId")
+    )
+    if user:
+        fields["user_id"] = str(user)
+    session = (
+        attrs.get("session.id")
+        or attrs.get("langfuse.session.id")
+        or attrs.get("gen_ai.conversation.id")
+        or obs_meta.get("langfuse_session_id")
+        or telemetry.get("sessionId")
+    )
+    if session:
+        fields["session_id"] = str(session)
     for key in ("langfuse.trace.tags", "langfuse.tags", "tag.tags"):
         if key in attrs:
             fields["tags"] = _tags(attrs[key])
@@ -197,7 +138,7 @@ def _trace_fields(attrs: Mapping[str, Any], obs_meta: Mapping[str, Any]) -> dict
         if key in attrs:
             fields["public"] = attrs[key] in (True, "true", "True", 1)
             break
-    metadata = _prefixed(attrs, "langfuse.trace.metadata", _TRACE_META)
+    metadata = _prefixed(attrs, "langfuse.trace.metadata", prefixed, _TRACE_META)
     if metadata:
         fields["metadata"] = metadata
     for key, name in (("langfuse.trace.input", "input"), ("langfuse.trace.output", "output")):
@@ -206,12 +147,8 @@ def _trace_fields(attrs: Mapping[str, Any], obs_meta: Mapping[str, Any]) -> dict
     return fields
 
 
-def _experiment(attrs: Mapping[str, Any], project_id: str) -> ExperimentLink | None:
-    values = {
-        key.removeprefix("langfuse.experiment.").replace(".", "_"): value
-        for key, value in attrs.items()
-        if key.startswith("langfuse.experiment.")
-    }
+def _experiment(prefixed: Mapping[str, dict[str, Any]], project_id: str) -> ExperimentLink | None:
+    values = {key.replace(".", "_"): value for key, value in prefixed.get(_EXPERIMENT, {}).items()}
     if not values:
         return None
     link_id = values.pop("id", None)
@@ -228,11 +165,14 @@ def _experiment(attrs: Mapping[str, Any], project_id: str) -> ExperimentLink | N
     return ExperimentLink(id=str(link_id), **fields)
 
 
-def _level(attrs: Mapping[str, Any], status: Mapping[str, Any]) -> ObservationLevel | None:
-    level = str(attrs.get("langfuse.observation.level") or "").upper()
-    if level in ObservationLevel.__members__:
-        return ObservationLevel[level]
-    if status.get("code") in _STATUS_ERROR:
+_LEVELS = ObservationLevel.__members__
+
+
+def _level(attrs: Mapping[str, Any], status_code: Any) -> ObservationLevel | None:
+    level = attrs.get("langfuse.observation.level")
+    if level and (found := _LEVELS.get(str(level).upper())):
+        return found
+    if status_code in _STATUS_ERROR:
         return ObservationLevel.ERROR
     return None
 
@@ -271,7 +211,7 @@ def _usage(attrs: Mapping[str, Any]) -> dict[str, int] | None:
 
 
 def _metadata(
-    attrs: Mapping[str, Any], obs_meta: Mapping[str, Any], ctx: _Context
+    attrs: Mapping[str, Any], obs_meta: Mapping[str, Any], ctx: ScopeContext
 ) -> dict[str, Any]:
     metadata = dict(obs_meta)
     if not ctx.scope_name.startswith("langfuse"):
@@ -283,28 +223,20 @@ def _metadata(
     return metadata
 
 
-def _events(span: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {"name": event.get("name"), "attributes": attributes(event.get("attributes"), "event")}
-        for event in span.get("events") or []
-        if isinstance(event, dict)
-    ]
-
-
 def _observation(
-    ctx: _Context,
-    span: Mapping[str, Any],
-    attrs: Mapping[str, Any],
+    span: OtlpSpan,
+    prefixed: Mapping[str, dict[str, Any]],
     obs_meta: Mapping[str, Any],
-    times: Times,
     event_time: datetime,
+    project_id: str,
 ) -> ObservationRecord:
-    start, end = times
+    ctx, attrs, start = span.context, span.attributes, span.start
     kind = infer_type(attrs, ctx.scope_name, ctx.scope_version)
-    status = span.get("status") or {}
+    has_input = "langfuse.observation.input" in attrs
+    has_output = "langfuse.observation.output" in attrs
     fallback_in, fallback_out = (None, None)
-    if "langfuse.observation.input" not in attrs or "langfuse.observation.output" not in attrs:
-        fallback_in, fallback_out = otlp_genai.io_pair(attrs, _events(span))
+    if not (has_input and has_output):
+        fallback_in, fallback_out = otlp_genai.io_pair(attrs, span.events)
     model_params = json_or_text(attrs.get("langfuse.observation.model.parameters"))
     if not isinstance(model_params, dict):
         model_params = otlp_genai.model_parameters(attrs) or None
@@ -313,25 +245,21 @@ def _observation(
     prompt_version = attrs.get(
         "langfuse.observation.prompt.version", attrs.get("langfuse.prompt.version")
     )
-    message = attrs.get("langfuse.observation.status_message") or status.get("message")
+    message = attrs.get("langfuse.observation.status_message") or span.status_message
     return ObservationRecord(
-        id=span["spanId"],
-        trace_id=span["traceId"],
+        id=span.span_id,
+        trace_id=span.trace_id,
         type=kind,
         event_time=event_time,
-        parent_observation_id=span.get("parentSpanId") or None,
-        name=otlp_genai.span_name(attrs, str(span.get("name") or "")),
+        parent_observation_id=span.parent_span_id,
+        name=otlp_genai.span_name(attrs, span.name),
         start_time=start,
-        end_time=end,
+        end_time=span.end,
         completion_start_time=_completion_start(attrs, start),
-        input=json_or_text(attrs["langfuse.observation.input"])
-        if "langfuse.observation.input" in attrs
-        else fallback_in,
-        output=json_or_text(attrs["langfuse.observation.output"])
-        if "langfuse.observation.output" in attrs
-        else fallback_out,
+        input=json_or_text(attrs["langfuse.observation.input"]) if has_input else fallback_in,
+        output=json_or_text(attrs["langfuse.observation.output"]) if has_output else fallback_out,
         metadata=_metadata(attrs, obs_meta, ctx),
-        level=_level(attrs, status),
+        level=_level(attrs, span.status_code),
         status_message=str(message) if message else None,
         version=_pick(attrs, {}, "langfuse.version") or _pick({}, ctx.resource, "service.version"),
         release=_pick(attrs, ctx.resource, "langfuse.release"),
@@ -342,7 +270,7 @@ def _observation(
         cost_details=_cost(attrs),
         prompt_name=str(prompt_name) if is_generation and prompt_name else None,
         prompt_version=as_int(prompt_version) if is_generation else None,
-        experiment=_experiment(attrs, ctx.project_id),
+        experiment=_experiment(prefixed, project_id),
     )
 
 
@@ -358,31 +286,38 @@ def _environment(attrs: Mapping[str, Any], resource: Mapping[str, Any]) -> str:
 
 
 def convert_export(export: Any, *, project_id: str) -> SpanRecords:
-    """Records of every span of ``export``; :class:`OtlpFormatError` if it is malformed."""
+    """Records of every span of an OTLP-JSON ``export``; :class:`OtlpFormatError` if it is
+    malformed."""
+    return convert_spans(spans_of(export), project_id=project_id)
+
+
+def convert_spans(spans: list[OtlpSpan], *, project_id: str) -> SpanRecords:
+    """Records of checked spans; :class:`OtlpFormatError` if a record refuses a value."""
     try:
-        return _convert(export, project_id)
+        return _convert(spans, project_id)
     except OtlpFormatError:
         raise
     except ValueError as exc:  # a record refused its value (pydantic's errors are ValueErrors)
         raise OtlpFormatError(f"a span cannot be stored: {error_reason(exc)}") from None
 
 
-def _convert(export: Any, project_id: str) -> SpanRecords:
+def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
     records = SpanRecords()
     seen: set[str] = set()
-    for ctx, span, (start, end) in _spans(export, project_id):
-        attrs = attributes(span.get("attributes"), "span")
-        event_time = end or start
+    for span in spans:
+        attrs, start = span.attributes, span.start
+        event_time = span.end or start
         if event_time is None:
-            raise OtlpFormatError(f"span {span['spanId']} has no start or end time")
-        obs_meta = _observation_metadata(attrs)
-        observation = _observation(ctx, span, attrs, obs_meta, (start, end), event_time)
+            raise OtlpFormatError(f"span {span.span_id} has no start or end time")
+        prefixed = _by_prefix(attrs)
+        obs_meta = _prefixed(attrs, "langfuse.observation.metadata", prefixed, (_OBSERVATION_META,))
+        observation = _observation(span, prefixed, obs_meta, event_time, project_id)
         records.observations.append(observation)
-        trace_id = span["traceId"]
+        trace_id = span.trace_id
         as_root = attrs.get("langfuse.internal.as_root") in (True, "true")
-        root = not span.get("parentSpanId") or as_root
-        fields = _trace_fields(attrs, obs_meta)
-        run_uuid = attrs.get(RUN_UUID_KEY) or ctx.resource.get(RUN_UUID_KEY)
+        root = not span.parent_span_id or as_root
+        fields = _trace_fields(attrs, prefixed, obs_meta)
+        run_uuid = attrs.get(RUN_UUID_KEY) or span.context.resource.get(RUN_UUID_KEY)
         if run_uuid:
             fields["run_uuid"] = str(run_uuid)
         common = {

@@ -7,6 +7,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
+
 __all__ = [
     "EPOCH",
     "as_int",
@@ -21,6 +23,7 @@ __all__ = [
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _HEX = re.compile(r"^[0-9a-f]+$")
 _JSON_START = frozenset('{["-0123456789tfn')  # what a JSON text can begin with
+_decode_json = msgspec.json.Decoder().decode
 
 
 def json_or_text(value: Any) -> Any:
@@ -32,6 +35,10 @@ def json_or_text(value: Any) -> Any:
         head = value.lstrip()[:1]
     if head not in _JSON_START:  # plain text: not worth a failed parse
         return value
+    try:
+        return _decode_json(value)
+    except msgspec.DecodeError:  # also NaN, Infinity or an integer past 64 bits, which json takes
+        pass
     try:
         return json.loads(value)
     except ValueError:

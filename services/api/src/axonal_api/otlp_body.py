@@ -1,13 +1,13 @@
-"""Request bodies of the public ingestion endpoints: size limits, gzip, OTLP protobuf -> JSON.
+"""Request bodies of the public ingestion endpoints: size limits, gzip, OTLP spans.
 
 Bodies are read with a hard cap (compressed and decompressed, so a gzip bomb stops early).
-An OTLP protobuf export becomes the OTLP-JSON dict shape (ids as hex), so one converter serves
-both encodings.
+An OTLP export, protobuf or JSON, becomes the same checked spans (see
+:mod:`axonal_traces.otlp_spans`), so one converter serves both encodings; a protobuf message
+is walked directly, without building its JSON form first.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import zlib
 from collections.abc import Iterable
@@ -19,14 +19,10 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-__all__ = ["BodyError", "json_body", "otlp_export", "read_body"]
+from axonal_traces.otlp_attributes import OtlpFormatError
+from axonal_traces.otlp_spans import OtlpSpan, ScopeContext, span_times, spans_of
 
-_JSON_NAMES = {
-    "string_value": "stringValue",
-    "bool_value": "boolValue",
-    "int_value": "intValue",
-    "double_value": "doubleValue",
-}
+__all__ = ["BodyError", "json_body", "otlp_spans", "read_body"]
 
 
 class BodyError(Exception):
@@ -69,74 +65,73 @@ def json_body(raw: bytes) -> Any:
         raise BodyError(400, f"the body is not valid JSON: {exc}") from None
 
 
-def _value(value: AnyValue) -> dict[str, Any]:
-    """An ``AnyValue`` as OTLP-JSON (bytes in base64, as the JSON encoding has them)."""
+def _value(value: AnyValue) -> Any:
+    """An ``AnyValue`` as a plain value, as :func:`axonal_traces.otlp_attributes.decode_value`
+    makes of its JSON form (bytes as hex)."""
     kind = value.WhichOneof("value")
     if kind is None:
-        return {}
+        return None
     if kind == "array_value":
-        return {"arrayValue": {"values": [_value(v) for v in value.array_value.values]}}
+        return [_value(v) for v in value.array_value.values]
     if kind == "kvlist_value":
-        return {"kvlistValue": {"values": _attributes(value.kvlist_value.values)}}
+        return _attributes(value.kvlist_value.values)
     if kind == "bytes_value":
-        return {"bytesValue": base64.b64encode(value.bytes_value).decode()}
-    return {_JSON_NAMES[kind]: getattr(value, kind)}
+        return value.bytes_value.hex()
+    return getattr(value, kind)
 
 
-def _attributes(items: Iterable[KeyValue]) -> list[dict[str, Any]]:
-    return [{"key": item.key, "value": _value(item.value)} for item in items]
+def _attributes(items: Iterable[KeyValue]) -> dict[str, Any]:
+    return {item.key: _value(item.value) for item in items}
 
 
-def _span(span: Span) -> dict[str, Any]:
-    return {
-        "traceId": span.trace_id.hex(),
-        "spanId": span.span_id.hex(),
-        "parentSpanId": span.parent_span_id.hex(),
-        "name": span.name,
-        "startTimeUnixNano": span.start_time_unix_nano,
-        "endTimeUnixNano": span.end_time_unix_nano,
-        "attributes": _attributes(span.attributes),
-        "events": [
-            {
-                "timeUnixNano": e.time_unix_nano,
-                "name": e.name,
-                "attributes": _attributes(e.attributes),
+def _id(raw: bytes, name: str, digits: int, where: str) -> str:
+    """``raw`` in hex, as OTLP-JSON has it: ``digits`` long, not all zero."""
+    if len(raw) * 2 != digits or raw.count(0) == len(raw):
+        raise OtlpFormatError(f"{where}: {name} must be {digits} hex digits, got {raw.hex()!r}")
+    return raw.hex()
+
+
+def _span(context: ScopeContext, span: Span, where: str) -> OtlpSpan:
+    start, end = span_times(span.start_time_unix_nano, span.end_time_unix_nano, where)
+    return OtlpSpan(
+        context=context,
+        trace_id=_id(span.trace_id, "traceId", 32, where),
+        span_id=_id(span.span_id, "spanId", 16, where),
+        parent_span_id=_id(span.parent_span_id, "parentSpanId", 16, where)
+        if span.parent_span_id
+        else None,
+        name=span.name,
+        start=start,
+        end=end,
+        attributes=_attributes(span.attributes),
+        events=[{"name": e.name, "attributes": _attributes(e.attributes)} for e in span.events],
+        status_code=span.status.code,
+        status_message=span.status.message,
+    )
+
+
+def _protobuf_spans(message: ExportTraceServiceRequest) -> list[OtlpSpan]:
+    found = []
+    for r, rs in enumerate(message.resource_spans):
+        resource = _attributes(rs.resource.attributes)
+        for s, ss in enumerate(rs.scope_spans):
+            where = f"resourceSpans[{r}].scopeSpans[{s}].spans"
+            scope = {
+                "name": ss.scope.name or None,
+                "version": ss.scope.version or None,
+                "attributes": _attributes(ss.scope.attributes),
             }
-            for e in span.events
-        ],
-        "status": {"code": span.status.code, "message": span.status.message},
-    }
+            context = ScopeContext(resource, ss.scope.name, ss.scope.version, scope)
+            found += [_span(context, span, f"{where}[{i}]") for i, span in enumerate(ss.spans)]
+    return found
 
 
-def _export_dict(message: ExportTraceServiceRequest) -> dict[str, Any]:
-    """The OTLP-JSON shape of a protobuf export, as far as the converter reads it (ids in
-    hex, as OTLP-JSON has them); a direct walk, several times faster than ``MessageToDict``."""
-    return {
-        "resourceSpans": [
-            {
-                "resource": {"attributes": _attributes(rs.resource.attributes)},
-                "scopeSpans": [
-                    {
-                        "scope": {
-                            "name": ss.scope.name or None,
-                            "version": ss.scope.version or None,
-                            "attributes": _attributes(ss.scope.attributes),
-                        },
-                        "spans": [_span(span) for span in ss.spans],
-                    }
-                    for ss in rs.scope_spans
-                ],
-            }
-            for rs in message.resource_spans
-        ]
-    }
-
-
-def otlp_export(raw: bytes, content_type: str) -> Any:
-    """The OTLP-JSON dict of a protobuf or JSON export; 400/415 when it is neither."""
+def otlp_spans(raw: bytes, content_type: str) -> list[OtlpSpan]:
+    """The checked spans of a protobuf or JSON export; 400/415 when it is neither
+    (:class:`BodyError`), :class:`OtlpFormatError` when a span is malformed."""
     kind = content_type.split(";", maxsplit=1)[0].strip().lower()
     if kind == "application/json":
-        return json_body(raw)
+        return spans_of(json_body(raw))
     if kind != "application/x-protobuf":
         raise BodyError(415, "OTLP exports are application/x-protobuf or application/json")
     message = ExportTraceServiceRequest()
@@ -144,4 +139,4 @@ def otlp_export(raw: bytes, content_type: str) -> Any:
         message.ParseFromString(raw)
     except DecodeError as exc:
         raise BodyError(400, f"the body is not an OTLP ExportTraceServiceRequest: {exc}") from None
-    return _export_dict(message)
+    return _protobuf_spans(message)

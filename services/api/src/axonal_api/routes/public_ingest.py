@@ -15,7 +15,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
 from axonal_api.deps import GatewayDep
-from axonal_api.otlp_body import BodyError, json_body, otlp_export, read_body
+from axonal_api.otlp_body import BodyError, json_body, otlp_spans, read_body
 from axonal_api.public_auth import (
     INGEST_RESPONSES,
     KeyProjectDep,
@@ -27,7 +27,7 @@ from axonal_traces import (
     InvalidRecord,
     OtlpFormatError,
     convert_batch,
-    convert_export,
+    convert_spans,
     score_record,
 )
 
@@ -72,8 +72,8 @@ async def _otlp(request: Request, gw: GatewayDep, project: KeyProjectDep) -> Res
         raise _invalid(f"x-langfuse-ingestion-version {version} is not supported (at most 4)")
     raw = await _body(request, OTLP_MAX_BYTES)
     try:
-        export = otlp_export(raw, request.headers.get("content-type", ""))
-        records = convert_export(export, project_id=project.id)
+        spans = otlp_spans(raw, request.headers.get("content-type", ""))
+        records = convert_spans(spans, project_id=project.id)
     except BodyError as exc:
         raise _refused(exc) from None
     except OtlpFormatError as exc:
