@@ -53,13 +53,17 @@ async def _merge(
         return []
     await traces_store.lock_ids(conn, project_id, (f"{table}:{i}" for i in grouped))
     stored = await traces_store.states(conn, table, project_id, list(grouped))
-    changed = []
+    new, updated = [], []
     for entity_id, updates in grouped.items():
-        state = merge(stored.get(entity_id), updates, earliest=_EARLIEST.get(table, frozenset()))
-        if state != stored.get(entity_id):
-            changed.append(to_row(entity_id, state))
-    await traces_store.upsert(conn, table, changed)
-    return changed
+        known = stored.get(entity_id)
+        state = merge(known, updates, earliest=_EARLIEST.get(table, frozenset()))
+        if known is None:
+            new.append(to_row(entity_id, state))
+        elif state != known:
+            updated.append(to_row(entity_id, state))
+    await traces_store.upsert(conn, table, new, new=True)
+    await traces_store.upsert(conn, table, updated)
+    return new + updated
 
 
 async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIngested]:

@@ -87,18 +87,25 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 ROW_TAIL = ("created_at", "updated_at")
 
 
-def _upsert_sql(table: Table) -> str:
+def _insert_sql(table: Table) -> str:
     """One statement for all rows, sent as one array of the table's row type: encoding one
     array of rows costs the client far less than one array per column."""
     columns = COLUMNS[table]
-    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[2:])
     return (
         f"INSERT INTO {table} ({', '.join(columns)}) "
-        f"SELECT {', '.join(f'u.{c}' for c in columns)} FROM unnest($1::{table}[]) AS u "
+        f"SELECT {', '.join(f'u.{c}' for c in columns)} FROM unnest($1::{table}[]) AS u"
+    )
+
+
+def _upsert_sql(table: Table) -> str:
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS[table][2:])
+    return (
+        f"{_insert_sql(table)} "
         f"ON CONFLICT (project_id, id) DO UPDATE SET {updates}, updated_at = now()"
     )
 
 
+_INSERT = {table: _insert_sql(table) for table in COLUMNS}  # type: ignore[arg-type]
 _UPSERT = {table: _upsert_sql(table) for table in COLUMNS}  # type: ignore[arg-type]
 
 
@@ -147,14 +154,19 @@ async def states(
     return found
 
 
-async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
-    """Insert or replace ``rows`` (one per id) in one statement."""
+async def upsert(
+    conn: Connection, table: Table, rows: Sequence[dict[str, Any]], *, new: bool = False
+) -> None:
+    """Insert or replace ``rows`` (one per id) in one statement. Rows known to be ``new`` are
+    inserted without checking for a conflict first, which saves PostgreSQL a good part of the
+    work: :func:`lock_ids` keeps any other writer of their ids waiting until this transaction
+    ends, so none can have stored them since :func:`states` found none."""
     if rows:
         columns, tail = COLUMNS[table][:-1], (None,) * len(ROW_TAIL)
         records = [
             (*[row[c] for c in columns], _stored_state(table, row["state"]), *tail) for row in rows
         ]
-        await conn.execute(_UPSERT[table], records)
+        await conn.execute((_INSERT if new else _UPSERT)[table], records)
 
 
 async def upsert_sessions(
