@@ -18,7 +18,7 @@ FAST = RetryPolicy(max_deliver=3, base_delay=0.1, max_delay=0.5, jitter=0.0)
 
 
 @contextlib.asynccontextmanager
-async def consuming(js, subjects, durable, handler, policy=FAST):
+async def consuming(js, subjects, durable, handler, policy=FAST, ignored=frozenset()):
     spec = ConsumerSpec(
         durable=durable,
         filter_subjects=[subjects.events("run")],
@@ -27,7 +27,7 @@ async def consuming(js, subjects, durable, handler, policy=FAST):
         batch_size=64,
         ack_wait=5.0,
     )
-    consumer = BatchConsumer(spec, handler)
+    consumer = BatchConsumer(spec, handler, ignored)
     await consumer.open(js, subjects, inbox_prefix=subjects.inbox_prefix("tests"))
     task = asyncio.create_task(consumer.run())
     try:
@@ -67,6 +67,26 @@ async def test_a_batch_handler_gets_many_events_in_one_call_and_all_are_acknowle
     assert sorted(i for call in calls for i in call) == sorted(e.id for e in events)
     assert max(map(len, calls)) <= 64  # never more than a fetch
     assert len(calls) < 50  # many events per call
+
+
+async def test_messages_on_ignored_subjects_are_acknowledged_unread(bus_settings, nats_client):
+    js, subjects = nats_client.jetstream(), bus_settings.subjects
+    wanted = [run_event(RunStatus.SUCCEEDED) for _ in range(3)]
+    await publish(js, subjects, wanted[:1])
+    for _ in range(50):  # not even decoded: bytes that would be dead-lettered otherwise
+        await js.publish(subjects.event("run.running"), b"\x00not json")
+    await publish(js, subjects, wanted[1:])
+    handled: list[str] = []
+
+    async def handle(batch):
+        handled.extend(event.id for event in batch)
+
+    stream = subjects.stream_name(StreamKind.EVENTS)
+    ignored = frozenset({subjects.event("run.running")})
+    async with consuming(js, subjects, "ignoring", handle, ignored=ignored):
+        await wait_for(lambda: drained(js, stream, "ignoring"), message="every message acked")
+    assert handled == [e.id for e in wanted]
+    assert await dead_letters(js, subjects) == []
 
 
 async def test_an_undecodable_message_is_dead_lettered_alone_and_the_rest_handled(

@@ -37,11 +37,18 @@ _FETCH_WAIT = 5.0
 
 
 class BatchConsumer(Generic[T]):
-    """``spec``'s durable consumed in batches by ``handler``: :meth:`open`, then :meth:`run`."""
+    """``spec``'s durable consumed in batches by ``handler``: :meth:`open`, then :meth:`run`.
 
-    def __init__(self, spec: ConsumerSpec[T], handler: BatchHandler[T]) -> None:
+    Messages on ``ignored`` subjects are acknowledged without being decoded or handled: a
+    consumer of every event can pass over, at almost no cost, the frequent ones it never uses.
+    """
+
+    def __init__(
+        self, spec: ConsumerSpec[T], handler: BatchHandler[T], ignored: frozenset[str] = frozenset()
+    ) -> None:
         self.spec = spec
         self.handler = handler
+        self.ignored = ignored
         self._opened: tuple[JetStreamContext.PullSubscription, JetStreamContext, Subjects] | None
         self._opened = None
 
@@ -91,7 +98,19 @@ class BatchConsumer(Generic[T]):
                 await asyncio.sleep(min(5.0, 0.1 * 2**failures))
                 continue
             failures = 0
+            if self.ignored:
+                messages = await _without_ignored(messages, self.ignored)
             await _handle(js, subjects, self.spec, self.handler, messages)
+
+
+async def _without_ignored(messages: Sequence[Msg], ignored: frozenset[str]) -> list[Msg]:
+    kept = []
+    for msg in messages:
+        if msg.subject in ignored:
+            await msg.ack()
+        else:
+            kept.append(msg)
+    return kept
 
 
 async def _handle(
@@ -127,7 +146,8 @@ async def _handle(
             else:
                 await msg.nak(delay=spec.policy.delay(delivered))
     else:
-        await asyncio.gather(*(msg.ack() for msg in kept))
+        for msg in kept:  # each only queues a few bytes for the connection's flusher
+            await msg.ack()
 
 
 async def _give_up(

@@ -83,9 +83,16 @@ class ServiceContext:
             handler=handler,
         )
 
-    def consume_batches(self, spec: ConsumerSpec[T], handler: BatchHandler[T]) -> None:
-        """Consume ``spec``'s durable in batches (:mod:`axonal_bus.batches`) while running."""
-        self.batch_consumers.append(BatchConsumer(spec, handler))
+    def consume_batches(
+        self,
+        spec: ConsumerSpec[T],
+        handler: BatchHandler[T],
+        *,
+        ignored: frozenset[str] = frozenset(),
+    ) -> None:
+        """Consume ``spec``'s durable in batches (:mod:`axonal_bus.batches`) while running;
+        messages on ``ignored`` subjects are acknowledged unread."""
+        self.batch_consumers.append(BatchConsumer(spec, handler, ignored))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from axonal_bus.errors import Permanent
 from axonal_bus.service import ServiceContext
 from axonal_events import CloudEvent
 from axonal_identity import store
-from axonal_identity.domain.audit import is_audited
+from axonal_identity.domain.audit import NOT_AUDITED, is_audited
 
 __all__ = ["decode_envelope", "register"]
 
@@ -47,4 +47,6 @@ def register(ctx: ServiceContext) -> None:
         ack_wait=10.0,  # an insert takes milliseconds; a crashed replica's batch returns soon
         max_ack_pending=4096,
     )
-    ctx.consume_batches(spec, on_batch)
+    # never decoded: they are the most frequent events, and none is audited
+    ignored = frozenset(ctx.subjects.event(name) for name in NOT_AUDITED)
+    ctx.consume_batches(spec, on_batch, ignored=ignored)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["is_audited"]
+__all__ = ["NOT_AUDITED", "is_audited"]
 
 #: Liveness noise and telemetry, not facts about the platform's objects: every agent sends a
 #: heartbeat every few seconds, every ingested LLM trace a ``trace.ingested``.
-_NOT_AUDITED = frozenset({"axonal.agent.heartbeat", "axonal.trace.ingested"})
+NOT_AUDITED = ("agent.heartbeat", "trace.ingested")
+_NOT_AUDITED = frozenset(f"axonal.{name}" for name in NOT_AUDITED)
 
 
 def is_audited(event_type: str) -> bool:
