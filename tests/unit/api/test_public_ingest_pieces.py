@@ -17,7 +17,7 @@ from starlette.requests import Request
 
 from axonal_api.otlp_body import BodyError, otlp_spans, read_body
 from axonal_api.routes import public_read
-from axonal_api.trace_publish import RecordTooLarge, _batches
+from axonal_api.trace_publish import RecordRefused, RecordTooLarge, _batches
 from axonal_events.api_keys import KeyProject
 from axonal_events.traces import (
     ListObservations,
@@ -28,7 +28,7 @@ from axonal_events.traces import (
     TraceBatch,
     TraceRecord,
 )
-from axonal_traces import OtlpFormatError, convert_export, convert_spans
+from axonal_traces import OtlpFormatError, convert_export, convert_spans, wire
 
 CAPTURES = Path(__file__).parents[3].parent / "shared/conformance/langfuse-sdk-captures/v5"
 CAPTURE = CAPTURES / "013_POST_api_public_otel_v1_traces.json"
@@ -151,6 +151,26 @@ def test_records_are_cut_into_batches_under_the_limit():
             [ObservationRecord(id="big", trace_id="t", event_time=now, input="x" * 20_000)],
             10_000,
         )
+
+
+def test_span_records_go_out_as_the_contract_reads_them_or_not_at_all():
+    records = convert_export(RICH, project_id=PROJECT.id)
+    (message,) = _batches(PROJECT, [*records.traces, *records.observations], 1 << 20)
+    batch = TraceBatch.model_validate_json(message)  # what the tracking service reads
+    assert [o.id for o in batch.observations] == [o.id for o in records.observations]
+    assert batch.observations[0].model_dump(exclude_none=True, mode="json") == json.loads(
+        wire.encode(records.observations[0])
+    )
+    long_id = "x" * 300
+    export = json.loads(json.dumps(RICH))
+    export["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"].append(
+        {"key": "langfuse.experiment.id", "value": {"stringValue": long_id}}
+    )
+    refused = convert_export(export, project_id=PROJECT.id)
+    with pytest.raises(
+        RecordRefused, match=r"length <= 256 - at `\$\.observations\[0\]\.experiment\.id`"
+    ):
+        _batches(PROJECT, [*refused.traces, *refused.observations], 1 << 20)
 
 
 def test_gzip_bodies_are_read_within_the_limit():

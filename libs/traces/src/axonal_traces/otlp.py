@@ -1,4 +1,5 @@
-"""OTLP spans -> trace and observation records.
+"""OTLP spans -> trace and observation records, as :mod:`axonal_traces.wire` structs (built
+without checks: the batch they go out in is checked whole, see :func:`axonal_traces.wire.check`).
 
 Follows Langfuse's ``OtelIngestionProcessor``: every span becomes one observation; a root span
 (no parent, or ``langfuse.internal.as_root``) also makes the full trace, a span with trace-level
@@ -16,19 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from axonal_events.traces import (
-    ExperimentLink,
-    ObservationLevel,
-    ObservationRecord,
-    ObservationType,
-    TraceRecord,
-)
+from axonal_events.traces import ObservationLevel, ObservationType
 from axonal_traces import otlp_genai, usage
 from axonal_traces.experiments import experiment_id
 from axonal_traces.otlp_attributes import OtlpFormatError
 from axonal_traces.otlp_spans import OtlpSpan, ScopeContext, spans_of
 from axonal_traces.otlp_types import infer_type
 from axonal_traces.values import as_int, error_reason, json_or_text, json_text, parse_time
+from axonal_traces.wire import ExperimentWire, ObservationWire, TraceWire
 
 __all__ = ["RUN_UUID_KEY", "OtlpFormatError", "SpanRecords", "convert_export", "convert_spans"]
 
@@ -48,8 +44,8 @@ _STATUS_ERROR = {2, "2", "STATUS_CODE_ERROR"}
 class SpanRecords:
     """What an export turned into, in span order."""
 
-    traces: list[TraceRecord] = field(default_factory=list)
-    observations: list[ObservationRecord] = field(default_factory=list)
+    traces: list[TraceWire] = field(default_factory=list)
+    observations: list[ObservationWire] = field(default_factory=list)
 
 
 def _by_prefix(attrs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -147,7 +143,7 @@ def _trace_fields(
     return fields
 
 
-def _experiment(prefixed: Mapping[str, dict[str, Any]], project_id: str) -> ExperimentLink | None:
+def _experiment(prefixed: Mapping[str, dict[str, Any]], project_id: str) -> ExperimentWire | None:
     values = {key.replace(".", "_"): value for key, value in prefixed.get(_EXPERIMENT, {}).items()}
     if not values:
         return None
@@ -156,13 +152,13 @@ def _experiment(prefixed: Mapping[str, dict[str, Any]], project_id: str) -> Expe
         link_id = experiment_id(project_id, str(values["dataset_id"]), str(values["name"]))
     if not link_id:
         return None
-    known = set(ExperimentLink.model_fields) - {"id"}
+    known = set(ExperimentWire.__struct_fields__) - {"id"}
     fields: dict[str, Any] = {}
     for key, value in values.items():
         if key in known:
             decoded = key in {"metadata", "item_metadata", "item_expected_output"}
             fields[key] = json_or_text(value) if decoded else str(value)
-    return ExperimentLink(id=str(link_id), **fields)
+    return ExperimentWire(id=str(link_id), **fields)
 
 
 _LEVELS = ObservationLevel.__members__
@@ -229,7 +225,7 @@ def _observation(
     obs_meta: Mapping[str, Any],
     event_time: datetime,
     project_id: str,
-) -> ObservationRecord:
+) -> ObservationWire:
     ctx, attrs, start = span.context, span.attributes, span.start
     kind = infer_type(attrs, ctx.scope_name, ctx.scope_version)
     has_input = "langfuse.observation.input" in attrs
@@ -246,7 +242,7 @@ def _observation(
         "langfuse.observation.prompt.version", attrs.get("langfuse.prompt.version")
     )
     message = attrs.get("langfuse.observation.status_message") or span.status_message
-    return ObservationRecord(
+    return ObservationWire(
         id=span.span_id,
         trace_id=span.trace_id,
         type=kind,
@@ -320,7 +316,7 @@ def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
         run_uuid = attrs.get(RUN_UUID_KEY) or span.context.resource.get(RUN_UUID_KEY)
         if run_uuid:
             fields["run_uuid"] = str(run_uuid)
-        common = {
+        common: dict[str, Any] = {
             "id": trace_id,
             "event_time": event_time,
             "environment": observation.environment,
@@ -329,11 +325,14 @@ def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
             fields.setdefault("name", observation.name)
             fields.setdefault("input", observation.input)
             fields.setdefault("output", observation.output)
-            extra = {"release": observation.release, "version": observation.version}
-            records.traces.append(TraceRecord(**common, timestamp=start, **extra, **fields))
+            extra: dict[str, Any] = {
+                "release": observation.release,
+                "version": observation.version,
+            }
+            records.traces.append(TraceWire(**common, timestamp=start, **extra, **fields))
         elif fields:
-            records.traces.append(TraceRecord(**common, **fields))
+            records.traces.append(TraceWire(**common, **fields))
         elif trace_id not in seen:
-            records.traces.append(TraceRecord(**common, timestamp=start))
+            records.traces.append(TraceWire(**common, timestamp=start))
         seen.add(trace_id)
     return records

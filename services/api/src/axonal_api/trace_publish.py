@@ -1,9 +1,13 @@
 """Records -> :class:`TraceBatch` messages on ``<ns>.ingest.traces.<project id>``.
 
 A request's records are cut into batches that fit the server's ``max_payload``; each publish
-is awaited (the request is answered only once JetStream stored every part). Message ids derive
-from the request body, so a client re-sending the same body within the stream's duplicate
-window is stored once (and the tracking service's merge makes a later re-send harmless too).
+is awaited (the request is answered only once JetStream stored every part). Records built as
+:mod:`axonal_traces.wire` structs (the OTLP path) are encoded with msgspec and their batch is
+checked against the contract before it leaves (:class:`RecordRefused` names the field).
+
+Message ids derive from the request body, so a client re-sending the same body within the
+stream's duplicate window is stored once (and the tracking service's merge makes a later
+re-send harmless too).
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import msgspec
+
 from axonal_api.gateway import Gateway
 from axonal_events.api_keys import KeyProject
 from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
+from axonal_traces import wire
 
-__all__ = ["RecordTooLarge", "publish_records"]
+__all__ = ["RecordRefused", "RecordTooLarge", "publish_records"]
 
 _MARGIN = 64 * 1024
 _ENVELOPE = 512
@@ -27,7 +34,24 @@ class RecordTooLarge(Exception):
     """One record alone is larger than a message may be."""
 
 
-Record = TraceRecord | ObservationRecord | ScoreRecord
+class RecordRefused(Exception):
+    """A record built from what a client sent breaks the contract (why, naming the field)."""
+
+
+Record = TraceRecord | ObservationRecord | ScoreRecord | wire.TraceWire | wire.ObservationWire
+_KIND = {
+    TraceRecord: "traces",
+    wire.TraceWire: "traces",
+    ObservationRecord: "observations",
+    wire.ObservationWire: "observations",
+    ScoreRecord: "scores",
+}
+
+
+def _json(record: Record) -> bytes:
+    if isinstance(record, msgspec.Struct):
+        return wire.encode(record)
+    return record.__pydantic_serializer__.to_json(record, exclude_none=True)
 
 
 def _parts(records: Sequence[Record], limit: int) -> list[list[tuple[Record, bytes]]]:
@@ -35,7 +59,7 @@ def _parts(records: Sequence[Record], limit: int) -> list[list[tuple[Record, byt
     parts: list[list[tuple[Record, bytes]]] = [[]]
     used = _ENVELOPE
     for record in records:
-        encoded = record.__pydantic_serializer__.to_json(record, exclude_none=True)
+        encoded = _json(record)
         size = len(encoded) + 1
         if size + _ENVELOPE > limit:
             raise RecordTooLarge(f"record {record.id} alone is larger than {limit} bytes")
@@ -59,18 +83,26 @@ def _batches(project: KeyProject, records: Sequence[Record], limit: int) -> list
         .model_dump_json(exclude=set(_LISTS))[:-1]
         .encode()
     )
+    unchecked = any(isinstance(record, msgspec.Struct) for record in records)
     messages = []
     for part in _parts(records, limit):
         if not part:
             continue
-        lists = {
-            "traces": [e for r, e in part if isinstance(r, TraceRecord)],
-            "observations": [e for r, e in part if isinstance(r, ObservationRecord)],
-            "scores": [e for r, e in part if isinstance(r, ScoreRecord)],
-        }
+        lists: dict[str, list[bytes]] = {name: [] for name in _LISTS}
+        for record, encoded in part:
+            lists[_KIND[type(record)]].append(encoded)
         body = b",".join(b'"%s":[%s]' % (name.encode(), b",".join(lists[name])) for name in _LISTS)
         messages.append(header + b"," + body + b"}")
+        if unchecked:
+            _check(messages[-1])
     return messages
+
+
+def _check(message: bytes) -> None:
+    try:
+        wire.check(message)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise RecordRefused(f"a record breaks the contract: {exc}") from None
 
 
 async def publish_records(
@@ -78,8 +110,8 @@ async def publish_records(
     project: KeyProject,
     body: bytes,
     *,
-    traces: Sequence[TraceRecord] = (),
-    observations: Sequence[ObservationRecord] = (),
+    traces: Sequence[TraceRecord | wire.TraceWire] = (),
+    observations: Sequence[ObservationRecord | wire.ObservationWire] = (),
     scores: Sequence[ScoreRecord] = (),
 ) -> None:
     """Publish the records; returns once JetStream acknowledged every part."""

@@ -22,7 +22,7 @@ from axonal_api.public_auth import (
     PublicError,
     install_public_errors,
 )
-from axonal_api.trace_publish import RecordTooLarge, publish_records
+from axonal_api.trace_publish import RecordRefused, RecordTooLarge, publish_records
 from axonal_traces import (
     InvalidRecord,
     OtlpFormatError,
@@ -89,6 +89,8 @@ async def _publish(gw: GatewayDep, project: KeyProjectDep, raw: bytes, **records
         await publish_records(gw, project, raw, **records)
     except RecordTooLarge as exc:
         raise PublicError(413, str(exc), "PayloadTooLargeError") from None
+    except RecordRefused as exc:
+        raise _invalid(str(exc)) from None
 
 
 _OTLP: dict[int | str, dict[str, Any]] = {
