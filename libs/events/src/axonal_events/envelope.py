@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any, Generic, Literal, TypeVar
@@ -38,6 +37,10 @@ def parse_dataschema(value: str) -> tuple[str, int]:
     if match is None:
         raise ValueError(f"dataschema {value!r} is not urn:axonal:event:<type>:v<version>")
     return match["type"], int(match["version"])
+
+
+#: The attributes a CloudEvent leaves out when unset.
+_OPTIONAL = ("subject", "project", "correlationid", "traceparent")
 
 
 class CloudEvent(BaseModel, Generic[D]):
@@ -84,7 +87,9 @@ class CloudEvent(BaseModel, Generic[D]):
         return {key: value for key, value in doc.items() if value is not None}
 
     def to_json(self) -> bytes:
-        return json.dumps(self.to_dict(), separators=(",", ":")).encode()
+        """:meth:`to_dict` as compact JSON, serialized in one pass."""
+        unset = {key for key in _OPTIONAL if getattr(self, key) is None}
+        return self.__pydantic_serializer__.to_json(self, exclude=unset, serialize_as_any=True)
 
 
 #: The parametrised envelopes, built once: pydantic keeps parametrisations only as long as
