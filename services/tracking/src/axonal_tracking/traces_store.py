@@ -120,14 +120,23 @@ async def lock_ids(conn: Connection, project_id: str, keys: Iterable[str]) -> No
 
 
 #: Values a row holds exactly as its merge state does: the stored state leaves them out and
-#: reading puts them back, so the largest values are written once, not twice. ``input`` and
-#: ``output`` are NULL exactly when the state has none; ``metadata`` is ``{}`` then, which
-#: merges as no metadata does.
+#: reading puts them back, so they are written once, not twice. Each column is NULL exactly
+#: when the state has no such value, but ``metadata``, which is ``{}`` then and merges as no
+#: metadata does.
 _VERBATIM: dict[str, tuple[str, ...]] = {
-    "traces": ("input", "output", "metadata"),
-    "observations": ("input", "output", "metadata"),
-    "scores": (),
-}
+    "traces": (
+        "input", "output", "metadata", "name", "user_id", "session_id", "release", "version",
+        "run_uuid",
+    ),
+    "observations": (
+        "input", "output", "metadata", "trace_id", "parent_observation_id", "name",
+        "status_message", "version", "release", "model", "prompt_name", "prompt_version",
+    ),
+    "scores": (
+        "string_value", "trace_id", "observation_id", "session_id", "dataset_run_id", "comment",
+        "config_id", "queue_id",
+    ),
+}  # fmt: skip
 
 
 def _stored_state(table: Table, state: dict[str, Any]) -> dict[str, Any]:
