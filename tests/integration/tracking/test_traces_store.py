@@ -154,10 +154,7 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
     ingested = await trace_events(js, subjects, 1)
     assert ingested[0]["data"] == {
         "project_id": PROJECT,
-        "trace_id": trace_id,
-        "trace_changed": True,
-        "observations": 2,
-        "scores": 1,
+        "traces": [{"trace_id": trace_id, "trace_changed": True, "observations": 2, "scores": 1}],
     }
     before = await table_counts(database_url)
     await publish(js, subjects, first)  # redelivered / re-sent: nothing changes
@@ -180,10 +177,9 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
         == [  # nothing for the redelivered batch; one per later change
             {
                 "project_id": PROJECT,
-                "trace_id": trace_id,
-                "trace_changed": False,
-                "observations": 1,
-                "scores": 0,
+                "traces": [
+                    {"trace_id": trace_id, "trace_changed": False, "observations": 1, "scores": 0}
+                ],
             },
         ]
         * 2
@@ -276,3 +272,25 @@ async def test_rows_are_sent_in_the_order_of_each_tables_row_type(tracking, data
             assert tuple(r["attname"] for r in found) == (*columns, *traces_store.ROW_TAIL)
     finally:
         await conn.close()
+
+
+async def test_one_event_lists_every_trace_a_batch_changed(tracking, nats_client):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    ids = sorted(uuid.uuid4().hex for _ in range(3))
+    await publish(
+        js,
+        subjects,
+        batch(
+            traces=[TraceRecord(id=ids[0], event_time=at(1), name="a")],
+            observations=[
+                ObservationRecord(id=f"o-{i}-{n}", trace_id=i, event_time=at(1))
+                for i in ids[1:]
+                for n in range(2)
+            ],
+        ),
+    )
+    (event,) = await trace_events(js, subjects, 1)
+    assert event["data"]["traces"] == [
+        {"trace_id": ids[0], "trace_changed": True, "observations": 0, "scores": 0},
+        *({"trace_id": i, "trace_changed": False, "observations": 2, "scores": 0} for i in ids[1:]),
+    ]

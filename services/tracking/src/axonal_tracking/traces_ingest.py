@@ -4,7 +4,7 @@ A batch that is not a valid :class:`TraceBatch` is dead-lettered at once with th
 (see :mod:`axonal_tracking.traces_wire`).
 Records of one id are merged in event-time order with what is stored (see
 :mod:`axonal_tracking.domain.trace_merge`); rows whose state did not change are not written,
-so a redelivered batch changes nothing. One ``trace.ingested`` per trace whose trace,
+so a redelivered batch changes nothing. A ``trace.ingested`` listing every trace whose trace,
 observations or scores changed leaves through the outbox, in the same transaction.
 """
 
@@ -19,7 +19,7 @@ from axonal_bus.outbox import enqueue_many
 from axonal_bus.service import ServiceContext
 from axonal_db import Connection, transaction
 from axonal_events import StreamKind, new_event
-from axonal_events.catalog.traces import TraceIngested
+from axonal_events.catalog.traces import MAX_TRACES_PER_EVENT, IngestedTrace, TraceIngested
 from axonal_traces.pricing import Pricing
 from axonal_tracking import models_store, traces_store
 from axonal_tracking.domain.trace_merge import merge
@@ -67,7 +67,8 @@ async def _merge(
 
 
 async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIngested]:
-    """Merge the received batch into the tables; one event per trace it changed."""
+    """Merge the received batch into the tables; the events announcing the traces it changed
+    (none when it changed nothing)."""
     project, records = received.project_id, received.records
     own = await models_store.own(conn, project) if received.has_observations else []
     pricing = Pricing(own)
@@ -85,15 +86,18 @@ async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIn
     changed = {row["id"] for row in traces}
     per_observation = Counter(row["trace_id"] for row in observations)
     per_score = Counter(row["trace_id"] for row in scores if row["trace_id"])
-    return [
-        TraceIngested(
-            project_id=project,
+    ingested = [
+        IngestedTrace(
             trace_id=trace_id,
             trace_changed=trace_id in changed,
             observations=per_observation[trace_id],
             scores=per_score[trace_id],
         )
         for trace_id in sorted(changed | set(per_observation) | set(per_score))
+    ]
+    return [
+        TraceIngested(project_id=project, traces=ingested[i : i + MAX_TRACES_PER_EVENT])
+        for i in range(0, len(ingested), MAX_TRACES_PER_EVENT)
     ]
 
 

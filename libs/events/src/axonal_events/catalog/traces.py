@@ -4,24 +4,34 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from axonal_events.base import EventData
+from axonal_events.base import EventData, Payload
 
-__all__ = ["TraceIngested"]
+__all__ = ["MAX_TRACES_PER_EVENT", "IngestedTrace", "TraceIngested"]
+
+#: A batch that changed more traces is announced in several events.
+MAX_TRACES_PER_EVENT = 1000
 
 
-class TraceIngested(EventData):
-    """A stored batch changed a trace, its observations or its scores (once per trace per batch).
+class IngestedTrace(Payload):
+    """What a stored batch changed of one trace."""
 
-    Carries what changed, not the data: read the trace with the tracking service's RPCs.
-    """
-
-    type_name = "trace.ingested"
-
-    project_id: str = Field(min_length=1)
     trace_id: str = Field(min_length=1)
     trace_changed: bool = Field(description="The trace's own fields changed.")
     observations: int = Field(ge=0, description="Observations of the trace stored or changed.")
     scores: int = Field(ge=0, description="Scores on the trace stored or changed.")
 
-    def subject_id(self) -> str | None:
-        return self.trace_id
+
+class TraceIngested(EventData):
+    """A stored batch changed traces: one event per batch, listing each trace it changed.
+
+    A trace is listed when the batch changed its own fields, its observations or its scores;
+    a batch of more than :data:`MAX_TRACES_PER_EVENT` traces is announced in several events.
+    Carries what changed, not the data: read the traces with the tracking service's RPCs. One
+    event per batch, not per trace: at thousands of spans a second, every consumer of all
+    events would otherwise read a thousand of these a second.
+    """
+
+    type_name = "trace.ingested"
+
+    project_id: str = Field(min_length=1)
+    traces: list[IngestedTrace] = Field(min_length=1, max_length=MAX_TRACES_PER_EVENT)
