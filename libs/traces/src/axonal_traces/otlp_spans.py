@@ -7,9 +7,10 @@ refuses it all (:class:`OtlpFormatError`, naming the span).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import msgspec
 
 from axonal_traces.otlp_attributes import OtlpFormatError, attributes
 from axonal_traces.values import is_hex_id, nanos_to_datetime
@@ -17,8 +18,7 @@ from axonal_traces.values import is_hex_id, nanos_to_datetime
 __all__ = ["OtlpSpan", "ScopeContext", "span_times", "spans_of"]
 
 
-@dataclass(frozen=True, slots=True)
-class ScopeContext:
+class ScopeContext(msgspec.Struct, frozen=True):
     """The resource and instrumentation scope that spans share."""
 
     resource: dict[str, Any]
@@ -28,8 +28,7 @@ class ScopeContext:
     scope: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class OtlpSpan:
+class OtlpSpan(msgspec.Struct, frozen=True):
     """One span: ids in lowercase hex, times as aware datetimes, attributes as values."""
 
     context: ScopeContext

@@ -31,6 +31,7 @@ _CACHE_CREATION = {
 }
 _REASONING = {"reasoning_tokens", "output_reasoning_tokens", "completion_details.reasoning"}
 _AUDIO_OUT = {"output_audio_tokens", "completion_details.audio"}
+_USAGE_PREFIXES = ("gen_ai.usage.", "llm.token_count.")
 
 
 def integer_usage(raw: Mapping[str, Any]) -> dict[str, int]:
@@ -78,12 +79,12 @@ def _normalize(raw: dict[str, int]) -> dict[str, int]:
 def from_attributes(attrs: Mapping[str, Any]) -> dict[str, int]:
     """``gen_ai.usage.*`` (except ``.cost``) and ``llm.token_count.*``, normalized."""
     raw: dict[str, int] = {}
-    for prefix in ("gen_ai.usage.", "llm.token_count."):
-        for key, value in attrs.items():
-            if key.startswith(prefix) and key != "gen_ai.usage.cost":
-                number = as_int(value)
-                if number is not None:
-                    raw[key.removeprefix(prefix)] = number
+    for key, value in attrs.items():
+        if key.startswith(_USAGE_PREFIXES) and key != "gen_ai.usage.cost":
+            number = as_int(value)
+            if number is not None:
+                prefix = next(p for p in _USAGE_PREFIXES if key.startswith(p))
+                raw[key.removeprefix(prefix)] = number
     return _normalize(raw) if raw else {}
 
 

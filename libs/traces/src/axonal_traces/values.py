@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
 _HEX = re.compile(r"^[0-9a-f]+$")
 _JSON_START = frozenset('{["-0123456789tfn')  # what a JSON text can begin with
 _decode_json = msgspec.json.Decoder().decode
@@ -58,8 +59,7 @@ def nanos_to_datetime(value: Any) -> datetime | None:
     """OTLP ``*UnixNano`` (an int or a decimal string) as an aware datetime; ``None`` if unset."""
     if value in (None, "", 0, "0"):
         return None
-    nanos = int(value)
-    return EPOCH + timedelta(microseconds=nanos // 1000)
+    return EPOCH + int(value) // 1000 * _MICROSECOND
 
 
 def parse_time(value: Any) -> datetime | None:
