@@ -42,6 +42,7 @@ _GEN_AI_OPERATIONS = {
     "create_agent": T.AGENT,
     "execute_tool": T.TOOL,
 }
+_TYPES = dict(T.__members__)
 _GENKIT = {"tool": T.TOOL, "model": T.GENERATION, "embedder": T.EMBEDDING, "retriever": T.RETRIEVER}
 _VERCEL = {
     "ai.generateText": T.GENERATION,
@@ -92,7 +93,7 @@ def infer_type(attrs: Mapping[str, Any], scope_name: str = "", scope_version: st
         return T.GENERATION
     operation = attrs.get("gen_ai.operation.name")
     found = (
-        _lookup(T.__members__, direct)
+        _TYPES.get(direct)
         or _lookup(_OPENINFERENCE, attrs.get("openinference.span.kind"), upper=True)
         or _lookup(_GEN_AI_OPERATIONS, operation.lower() if isinstance(operation, str) else None)
         or _lookup(_GENKIT, attrs.get("genkit:metadata:subtype"))
