@@ -65,6 +65,13 @@ def test_otlp_refusals(langfuse: LangfuseServer):
         "/api/public/otel/v1/traces", content=b"\xff\xff", headers=PROTOBUF
     )
     assert garbage.status_code == 400
+    export, _ = export_with_new_ids()  # a value the contract refuses, found once encoded
+    export["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"].append(
+        {"key": "langfuse.experiment.id", "value": {"stringValue": "x" * 300}}
+    )
+    refused = langfuse.http.post("/api/public/otel/v1/traces", json=export)
+    assert refused.status_code == 400
+    assert "experiment.id" in refused.json()["message"]
     newer = langfuse.http.post(
         "/api/public/otel/v1/traces",
         json={"resourceSpans": []},
