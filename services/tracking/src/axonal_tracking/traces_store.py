@@ -139,9 +139,12 @@ _VERBATIM: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+_LEFT_OUT = {table: frozenset(columns) for table, columns in _VERBATIM.items()}
+
+
 def _stored_state(table: Table, state: dict[str, Any]) -> dict[str, Any]:
-    verbatim = _VERBATIM[table]
-    return {**state, "v": {k: v for k, v in state["v"].items() if k not in verbatim}}
+    left_out = _LEFT_OUT[table]
+    return {**state, "v": {k: v for k, v in state["v"].items() if k not in left_out}}
 
 
 async def states(

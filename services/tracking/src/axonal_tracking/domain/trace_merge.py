@@ -69,13 +69,13 @@ def merge(
     state: State | None, updates: Sequence[Update], *, earliest: frozenset[str] = frozenset()
 ) -> State:
     """``state`` (``None`` for a new entity) with ``updates`` applied in event-time order."""
-    ordered = sorted(updates, key=lambda update: update[0])
-    if state is None and len(ordered) == 1:  # most entities: one record, nothing to weigh
-        at, fields = ordered[0]
+    if state is None and len(updates) == 1:  # most entities: one record, nothing to weigh
+        at, fields = updates[0]
         only = dict(fields)
-        if isinstance(metadata := only.get("metadata"), Mapping):
+        if isinstance(metadata := only.get("metadata"), dict):
             only["metadata"] = dict(metadata)
         return {"v": only, "t": {}, "first": at}
+    ordered = sorted(updates, key=lambda update: update[0])
     values: dict[str, Any] = dict(state["v"]) if state else {}
     times = _all_times(values, state.get("t", {}), state["first"], earliest) if state else {}
     for at, fields in ordered:
