@@ -103,6 +103,6 @@ def infer_type(attrs: Mapping[str, Any], scope_name: str = "", scope_version: st
         return found
     if attrs.get("gen_ai.tool.name"):  # pydantic-ai and other gen_ai tool spans
         return T.TOOL
-    if any(attrs.get(key) for key in MODEL_KEYS):
+    if any(map(attrs.get, MODEL_KEYS)):
         return T.GENERATION
     return T.SPAN

@@ -69,6 +69,8 @@ def _value(value: AnyValue) -> Any:
     """An ``AnyValue`` as a plain value, as :func:`axonal_traces.otlp_attributes.decode_value`
     makes of its JSON form (bytes as hex)."""
     kind = value.WhichOneof("value")
+    if kind == "string_value":  # by far the most common
+        return value.string_value
     if kind is None:
         return None
     if kind == "array_value":
