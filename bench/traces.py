@@ -1,8 +1,9 @@
 """OTLP trace ingestion on the embedded stack: spans accepted by the api to spans queryable.
 
-Starts a stack in a temporary home (``axonal up --detach`` on free ports), creates a project
-and an API key, then sends 20,000 spans (~1 KB each, 10 per trace) as OTLP/HTTP protobuf in
-batches of 500 (4 requests in flight) to ``/api/public/otel/v1/traces``, and waits until every
+Starts a stack in a temporary home (``axonal up --detach`` on free ports, with its defaults:
+PostgreSQL durable), creates a project and an API key, then sends 20,000 spans (~1 KB each,
+10 per trace) as OTLP/HTTP protobuf in batches of 500 (4 requests in flight) to
+``/api/public/otel/v1/traces``, and waits until every
 span is stored: the tracking service acknowledges a batch only once its transaction committed,
 so once its durable consumer has acknowledged every batch, all spans are queryable (then one
 count of the ``observations`` table confirms it). Polling that count instead would scan the
@@ -205,10 +206,9 @@ async def measure(stack: RunningStack) -> None:
 
 
 def main() -> None:
-    env = {
-        "AXONAL_POSTGRES_DURABLE": "false",
-        **{f"AXONAL_{name}_PORT": str(free_port()) for name in ("NATS", "POSTGRES", "API")},
-    }  # free ports: another stack may run on the default ones
+    # the stack's defaults (PostgreSQL durable, as `axonal up` runs it) on free ports: another
+    # stack may run on the default ones
+    env = {f"AXONAL_{name}_PORT": str(free_port()) for name in ("NATS", "POSTGRES", "API")}
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         stack = start_stack(home, env)
