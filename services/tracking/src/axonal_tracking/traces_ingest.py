@@ -22,10 +22,10 @@ from axonal_events import StreamKind, new_event
 from axonal_events.catalog.traces import MAX_TRACES_PER_EVENT, IngestedTrace, TraceIngested
 from axonal_traces.pricing import Pricing
 from axonal_tracking import models_store, traces_store
-from axonal_tracking.domain.trace_merge import merge
+from axonal_tracking.domain.trace_merge import Update, merge
 from axonal_tracking.domain.trace_rows import observation_row, score_row, trace_row
 from axonal_tracking.tokens import count_tokens
-from axonal_tracking.traces_wire import ReceivedBatch, Update, decode_trace_batch
+from axonal_tracking.traces_wire import ReceivedBatch, ReceivedRecord, decode_trace_batch
 
 __all__ = ["register", "store_batch"]
 
@@ -33,8 +33,8 @@ SOURCE = "/axonal/tracking"
 _EARLIEST = {"traces": frozenset({"timestamp"})}
 
 
-def _by_id(records: Sequence[Update]) -> dict[str, list[tuple[int, dict[str, Any]]]]:
-    grouped: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+def _by_id(records: Sequence[ReceivedRecord]) -> dict[str, list[Update]]:
+    grouped: dict[str, list[Update]] = defaultdict(list)
     for entity_id, at, fields in records:
         grouped[entity_id].append((at, fields))
     return grouped
@@ -44,7 +44,7 @@ async def _merge(
     conn: Connection,
     table: traces_store.Table,
     project_id: str,
-    records: Sequence[Update],
+    records: Sequence[ReceivedRecord],
     to_row: Callable[[str, dict[str, Any]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Merge ``records`` into ``table``; the rows that changed."""

@@ -22,22 +22,22 @@ from axonal_events.traces import TraceBatch
 from axonal_traces import wire
 from axonal_traces.values import error_reason
 
-__all__ = ["KINDS", "ReceivedBatch", "Update", "decode_trace_batch"]
+__all__ = ["KINDS", "ReceivedBatch", "ReceivedRecord", "decode_trace_batch"]
 
 KINDS = ("traces", "observations", "scores")
 #: One record: its id, its event time (epoch microseconds) and the fields it set.
-Update = tuple[str, int, dict[str, Any]]
+ReceivedRecord = tuple[str, int, dict[str, Any]]
 
 _RECORD_KEYS = frozenset({"id", "event_time"})  # what a record is, not what it sets
 
 
 @dataclass(frozen=True, slots=True)
 class ReceivedBatch:
-    """A valid batch: its project and, per kind, its records as :data:`Update` s."""
+    """A valid batch: its project and, per kind, its records as :data:`ReceivedRecord` s."""
 
     project_id: str
     project: str
-    records: dict[str, list[Update]]
+    records: dict[str, list[ReceivedRecord]]
 
     @property
     def has_observations(self) -> bool:
@@ -48,7 +48,7 @@ def _micros(at: datetime) -> int:
     return int(at.timestamp() * 1_000_000)
 
 
-def _updates(checked: list[Any], sent: list[dict[str, Any]]) -> list[Update]:
+def _records(checked: list[Any], sent: list[dict[str, Any]]) -> list[ReceivedRecord]:
     """Each record's id, event time and the fields it set (``sent``: its JSON values)."""
     for fields in sent:
         for key in _RECORD_KEYS:
@@ -69,7 +69,7 @@ def _by_contract(raw: bytes) -> ReceivedBatch:
     for kind in KINDS:
         checked = getattr(batch, kind)
         sent = [r.model_dump(mode="json", exclude_none=True) for r in checked]
-        records[kind] = _updates(checked, sent)
+        records[kind] = _records(checked, sent)
     return ReceivedBatch(batch.project_id, batch.project, records)
 
 
@@ -82,5 +82,5 @@ def decode_trace_batch(raw: bytes) -> ReceivedBatch:
     records = {}
     for kind in KINDS:
         checked = getattr(batch, kind)
-        records[kind] = _updates(checked, msgspec.to_builtins(checked))
+        records[kind] = _records(checked, msgspec.to_builtins(checked))
     return ReceivedBatch(batch.project_id, batch.project, records)
