@@ -53,11 +53,13 @@ class Hit:
 
 @dataclass
 class Receiver:
-    """An HTTP server on 127.0.0.1 recording every request; ``status`` is what it answers
-    (``None``: it never answers). :meth:`stop` / :meth:`start` make it refuse connections."""
+    """An HTTP server on 127.0.0.1 recording every request; it answers the statuses queued in
+    ``first`` in turn, then ``status`` (``None``: it never answers). :meth:`stop` /
+    :meth:`start` make it refuse connections."""
 
     port: int = 0
     status: int | None = 200
+    first: list[int] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     _server: uvicorn.Server | None = None
     _task: asyncio.Task[Any] | None = None
@@ -76,7 +78,7 @@ class Receiver:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        status = self.status
+        status = self.first.pop(0) if self.first else self.status
         headers = {k.decode(): v.decode() for k, v in scope["headers"]}
         self.hits.append(Hit(headers, body, status or 0))
         if status is None:
