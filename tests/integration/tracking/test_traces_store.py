@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -28,6 +29,8 @@ from axonal_events.traces import (
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 from axonal_tracking import traces_store
+from axonal_tracking.traces_ingest import store_batch
+from axonal_tracking.traces_wire import decode_trace_batch
 
 PROJECT = "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -294,3 +297,45 @@ async def test_one_event_lists_every_trace_a_batch_changed(tracking, nats_client
         {"trace_id": ids[0], "trace_changed": True, "observations": 0, "scores": 0},
         *({"trace_id": i, "trace_changed": False, "observations": 2, "scores": 0} for i in ids[1:]),
     ]
+
+
+async def test_concurrent_writers_of_the_same_ids_merge_in_turn(tracking, database_url):
+    """A second writer of ids the first is inserting waits for its commit, then merges with
+    what it stored: nothing is lost."""
+    ids = sorted(uuid.uuid4().hex for _ in range(3))
+
+    def received(names, seconds: float):
+        records = [TraceRecord(id=i, event_time=at(seconds), **{k: v}) for i, (k, v) in names]
+        raw = batch(traces=records).model_dump_json(exclude_none=True).encode()
+        return decode_trace_batch(raw)
+
+    first = received([(i, ("name", "first")) for i in ids], 1)
+    second = received([(i, ("user_id", "u")) for i in reversed(ids)], 2)
+    one = await connect(database_url, schema="tracking")
+    two = await connect(database_url, schema="tracking")
+    try:
+        async with one.transaction():
+            await store_batch(one, first)
+            waiting = asyncio.create_task(_in_transaction(two, second))
+            await wait_for(lambda: _waits_on_a_lock(one, two), message="second writer waits")
+        [event] = await asyncio.wait_for(waiting, 10)
+        assert [t.trace_id for t in event.traces] == ids
+        rows = await one.fetch(
+            "SELECT id, name, user_id FROM traces WHERE id = ANY($1) ORDER BY id", ids
+        )
+        assert [tuple(r) for r in rows] == [(i, "first", "u") for i in ids]
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def _in_transaction(conn, received):
+    async with conn.transaction():
+        return await store_batch(conn, received)
+
+
+async def _waits_on_a_lock(observer, conn) -> bool:
+    return await observer.fetchval(
+        "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $1",
+        conn.get_server_pid(),
+    )

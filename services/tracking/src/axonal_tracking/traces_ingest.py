@@ -47,23 +47,28 @@ async def _merge(
     records: Sequence[ReceivedRecord],
     to_row: Callable[[str, dict[str, Any]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
-    """Merge ``records`` into ``table``; the rows that changed."""
+    """Merge ``records`` into ``table``; the rows that changed.
+
+    Every entity is first inserted as if it were new, which for most costs one statement and
+    no lock; the ids already stored are then locked (so replicas merge one id in turn), read,
+    merged and written back when their state changed."""
     grouped = _by_id(records)
-    if not grouped:
-        return []
-    await traces_store.lock_ids(conn, project_id, (f"{table}:{i}" for i in grouped))
-    stored = await traces_store.states(conn, table, project_id, list(grouped))
-    new, updated = [], []
-    for entity_id, updates in grouped.items():
-        known = stored.get(entity_id)
-        state = merge(known, updates, earliest=_EARLIEST.get(table, frozenset()))
-        if known is None:
-            new.append(to_row(entity_id, state))
-        elif state != known:
-            updated.append(to_row(entity_id, state))
-    await traces_store.upsert(conn, table, new, new=True)
+    earliest = _EARLIEST.get(table, frozenset())
+    fresh = {i: to_row(i, merge(None, found, earliest=earliest)) for i, found in grouped.items()}
+    inserted = await traces_store.insert_new(conn, table, list(fresh.values()))
+    known = [i for i in grouped if i not in inserted]
+    if not known:
+        return list(fresh.values())
+    await traces_store.lock_ids(conn, project_id, (f"{table}:{i}" for i in known))
+    stored = await traces_store.states(conn, table, project_id, known)
+    updated = []
+    for entity_id in known:
+        state = stored.get(entity_id)  # None: removed since (by retention)
+        merged = merge(state, grouped[entity_id], earliest=earliest)
+        if merged != state:
+            updated.append(to_row(entity_id, merged))
     await traces_store.upsert(conn, table, updated)
-    return new + updated
+    return [fresh[i] for i in inserted] + updated
 
 
 async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIngested]:

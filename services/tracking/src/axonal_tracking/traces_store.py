@@ -8,7 +8,9 @@ from typing import Any, Literal
 
 from axonal_db import Connection
 
-__all__ = ["COLUMNS", "ROW_TAIL", "Table", "lock_ids", "states", "upsert", "upsert_sessions"]
+__all__ = [
+    "COLUMNS", "ROW_TAIL", "Table", "insert_new", "lock_ids", "states", "upsert", "upsert_sessions",
+]  # fmt: skip
 
 Table = Literal["traces", "observations", "scores"]
 
@@ -105,7 +107,10 @@ def _upsert_sql(table: Table) -> str:
     )
 
 
-_INSERT = {table: _insert_sql(table) for table in COLUMNS}  # type: ignore[arg-type]
+_INSERT_NEW = {
+    table: f"{_insert_sql(table)} ON CONFLICT (project_id, id) DO NOTHING RETURNING id"  # type: ignore[arg-type]
+    for table in COLUMNS
+}
 _UPSERT = {table: _upsert_sql(table) for table in COLUMNS}  # type: ignore[arg-type]
 
 
@@ -166,19 +171,26 @@ async def states(
     return found
 
 
-async def upsert(
-    conn: Connection, table: Table, rows: Sequence[dict[str, Any]], *, new: bool = False
-) -> None:
-    """Insert or replace ``rows`` (one per id) in one statement. Rows known to be ``new`` are
-    inserted without checking for a conflict first, which saves PostgreSQL a good part of the
-    work: :func:`lock_ids` keeps any other writer of their ids waiting until this transaction
-    ends, so none can have stored them since :func:`states` found none."""
+def _records(table: Table, rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """``rows`` as tuples of the table's row type, their states without verbatim values."""
+    columns, tail = COLUMNS[table][:-1], (None,) * len(ROW_TAIL)
+    return [(*[row[c] for c in columns], _stored_state(table, row["state"]), *tail) for row in rows]
+
+
+async def insert_new(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> set[str]:
+    """Insert those of ``rows`` whose ids are not stored yet, in one statement; the ids it
+    inserted. Sorted by id, two writers of overlapping ids wait on each other in one order."""
+    if not rows:
+        return set()
+    ordered = sorted(rows, key=lambda row: row["id"])
+    inserted = await conn.fetch(_INSERT_NEW[table], _records(table, ordered))
+    return {row["id"] for row in inserted}
+
+
+async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert or replace ``rows`` (one per id) in one statement."""
     if rows:
-        columns, tail = COLUMNS[table][:-1], (None,) * len(ROW_TAIL)
-        records = [
-            (*[row[c] for c in columns], _stored_state(table, row["state"]), *tail) for row in rows
-        ]
-        await conn.execute((_INSERT if new else _UPSERT)[table], records)
+        await conn.execute(_UPSERT[table], _records(table, rows))
 
 
 async def upsert_sessions(
