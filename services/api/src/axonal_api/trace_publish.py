@@ -20,7 +20,7 @@ import msgspec
 
 from axonal_api.gateway import Gateway
 from axonal_events.api_keys import KeyProject
-from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
+from axonal_events.traces import ObservationRecord, ScoreRecord, TraceRecord
 from axonal_traces import wire
 
 __all__ = ["RecordRefused", "RecordTooLarge", "publish_records"]
@@ -74,15 +74,12 @@ def _parts(records: Sequence[Record], limit: int) -> list[list[tuple[Record, byt
 def _batches(project: KeyProject, records: Sequence[Record], limit: int) -> list[bytes]:
     """The :class:`TraceBatch` messages (JSON) carrying ``records``; each record is
     serialized once, its JSON placed in its message as it is."""
-    header = (
-        TraceBatch.model_construct(
-            project_id=project.id,
-            project=f"{project.owner}/{project.name}",
-            received_at=datetime.now(UTC),
-        )
-        .model_dump_json(exclude=set(_LISTS))[:-1]
-        .encode()
+    empty = wire.BatchWire(
+        project_id=project.id,
+        project=f"{project.owner}/{project.name}",
+        received_at=datetime.now(UTC),
     )
+    header = wire.encode(empty)[:-1]  # its lists are left out: they are empty
     unchecked = any(isinstance(record, msgspec.Struct) for record in records)
     messages = []
     for part in _parts(records, limit):
