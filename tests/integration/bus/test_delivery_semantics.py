@@ -54,6 +54,34 @@ async def test_replicas_share_a_durable_and_each_message_is_handled_once(bus_set
     assert per_replica["b"] > 0, per_replica
 
 
+async def test_workers_handle_messages_side_by_side_and_each_once(bus_settings, nats_client):
+    subjects = bus_settings.subjects
+    in_flight, most, handled = 0, 0, Counter()
+    broker = make_broker(bus_settings)
+
+    async def on_event(event):
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        await asyncio.sleep(0.02)  # a database's answer, awaited
+        in_flight -= 1
+        handled[event.id] += 1
+
+    subscribe_events(
+        broker, subjects, durable="pair", event_types=["run.*"], handler=on_event, workers=2
+    )
+    js = nats_client.jetstream()
+    sent = [run_event(RunStatus.RUNNING) for _ in range(20)]
+    async with running(broker):
+        for event in sent:
+            await publish(js, subjects, event)
+        stream = subjects.stream_name(StreamKind.EVENTS)
+        await wait_for(lambda: drained(js, stream, "pair"), message="all acknowledged")
+    assert set(handled) == {e.id for e in sent}
+    assert max(handled.values()) == 1, "an event was handled twice"
+    assert most == 2, f"{most} handled at once, not 2"
+
+
 async def test_three_durables_each_get_every_event(bus_settings, nats_client):
     subjects = bus_settings.subjects
     got: dict[str, list[str]] = {"hooks": [], "alerts": [], "dag-steps": []}

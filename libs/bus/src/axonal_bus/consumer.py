@@ -42,9 +42,12 @@ class ConsumerSpec(Generic[T]):
         stream: the stream they live in.
         decode: bytes -> message; raising :class:`~axonal_events.EventDecodeError` or
             :class:`~axonal_bus.errors.Permanent` dead-letters the message at once.
-        batch_size: messages fetched per pull request (handled concurrently).
+        batch_size: messages fetched per pull request.
         ack_wait: seconds before an unacknowledged delivery is redelivered.
         max_ack_pending: deliveries in flight across all replicas (back-pressure).
+        workers: messages one replica handles at once (in order when 1): more overlap the
+            handler's own work with its waits on a database, for handlers that are safe to
+            run side by side.
     """
 
     durable: str
@@ -55,6 +58,7 @@ class ConsumerSpec(Generic[T]):
     batch_size: int = 16
     ack_wait: float = 60.0
     max_ack_pending: int = 1000
+    workers: int = 1
 
 
 def subscribe(
@@ -82,6 +86,7 @@ def subscribe(
         decoder=_undecoded,
         inbox_prefix=f"{inbox_prefix or '_INBOX'}.".encode(),
         title=spec.durable,
+        max_workers=spec.workers,
     )
 
     # No injected parameters: FastDepends resolves each one through a worker thread, which

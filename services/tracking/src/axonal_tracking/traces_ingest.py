@@ -6,6 +6,8 @@ Records of one id are merged in event-time order with what is stored (see
 :mod:`axonal_tracking.domain.trace_merge`); rows whose state did not change are not written,
 so a redelivered batch changes nothing. A ``trace.ingested`` listing every trace whose trace,
 observations or scores changed leaves through the outbox, in the same transaction.
+Each replica merges two batches at once, in two transactions that write ids in one order and
+lock the ids they merge, as replicas do.
 """
 
 from __future__ import annotations
@@ -122,6 +124,7 @@ def register(ctx: ServiceContext) -> None:
         batch_size=16,
         ack_wait=60.0,
         max_ack_pending=256,
+        workers=2,  # one batch is merged while PostgreSQL stores another
     )
     subscribe(
         ctx.broker, ctx.subjects, spec, on_batch, inbox_prefix=ctx.subjects.inbox_prefix(ctx.name)

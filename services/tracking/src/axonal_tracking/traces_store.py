@@ -115,7 +115,8 @@ _UPSERT = {table: _upsert_sql(table) for table in COLUMNS}  # type: ignore[arg-t
 
 
 async def lock_ids(conn: Connection, project_id: str, keys: Iterable[str]) -> None:
-    """Serialize merges of the same ids across replicas (transaction-scoped, ordered locks)."""
+    """Serialize merges of the same ids across transactions (transaction-scoped locks, taken
+    in one order)."""
     await conn.execute(
         "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended($1 || '/' || k, 0)"
         " AS h FROM unnest($2::text[]) AS k ORDER BY h) AS ordered",
@@ -196,7 +197,8 @@ async def upsert(conn: Connection, table: Table, rows: Sequence[dict[str, Any]])
 async def upsert_sessions(
     conn: Connection, project_id: str, traces: Sequence[dict[str, Any]]
 ) -> None:
-    """Sessions named by ``traces`` (rows), starting at their earliest trace."""
+    """Sessions named by ``traces`` (rows), starting at their earliest trace; written in id
+    order, so two writers of the same sessions wait on each other in one order."""
     found: dict[str, tuple[Any, str]] = {}
     for row in traces:
         session = row["session_id"]
@@ -207,5 +209,5 @@ async def upsert_sessions(
             "INSERT INTO sessions (project_id, id, created_at, environment) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT (project_id, id) DO UPDATE"
             " SET created_at = LEAST(sessions.created_at, EXCLUDED.created_at)",
-            [(project_id, sid, at, env) for sid, (at, env) in found.items()],
+            [(project_id, sid, at, env) for sid, (at, env) in sorted(found.items())],
         )
