@@ -10,8 +10,9 @@ one second to the next, and one round is one sample of it.
 The tracking service acknowledges a batch only once its transaction committed, so once its
 durable consumer has acknowledged every batch, all spans are queryable (then one count of the
 ``observations`` table confirms it). Polling that count instead would scan the table fifty
-times a second and take CPU from the stack being measured. Prints each round's figures and
-CPU time per span by process, then the accepted and queryable spans/s, the ratio to
+times a second and take CPU from the stack being measured. Prints each round's figures, CPU
+time per span by process and how long a fixed pure-Python loop took just before (the
+machine's speed then, to read the figures by), then the accepted and queryable spans/s, the ratio to
 Phoenix's ~120 spans/s, and how long after the last accept all spans were queryable, against
 the targets (>= 10,000 spans/s queryable, <= 2 s after the last accept).
 Run: ``.venv/bin/python bench/traces.py``.
@@ -48,6 +49,7 @@ PER_TRACE = 10
 PER_BATCH = 500
 IN_FLIGHT = 4
 ROUNDS = 3
+REFERENCE_LOOP = 1_000_000
 PHOENIX_SPANS_PER_S = 120
 PROTOBUF = {"content-type": "application/x-protobuf"}
 TRACES_STREAM = Subjects().stream_name(StreamKind.INGEST)
@@ -170,10 +172,21 @@ class Round:
     """One send of ``SPANS`` spans: rates, the lag of the last span, CPU by role."""
 
     bytes_per_span: float
+    reference_ms: float
     accepted: float
     queryable: float
     lag: float
     cpu: dict[str, float]
+
+
+def reference_ms() -> float:
+    """CPU milliseconds a fixed pure-Python loop takes now: the machine's speed at the time of
+    a round (a shared host's varies by half from one minute to the next)."""
+    start = time.process_time()
+    total = 0
+    for number in range(REFERENCE_LOOP):
+        total += number * number % 7
+    return (time.process_time() - start) * 1000
 
 
 async def one_round(
@@ -181,6 +194,7 @@ async def one_round(
     project_id: str, stored_before: int,
 ) -> Round:  # fmt: skip
     bodies = batches(os.urandom(4).hex())
+    reference = reference_ms()
     cpu_before = cpu_seconds(stack)
     start = time.perf_counter()
     accepted_at = await send(http, bodies)
@@ -193,7 +207,7 @@ async def one_round(
     }
     size = sum(len(body) for body in bodies) / SPANS
     rates = SPANS / (accepted_at - start), SPANS / (queryable_at - start)
-    return Round(size, *rates, queryable_at - accepted_at, cpu)
+    return Round(size, reference, *rates, queryable_at - accepted_at, cpu)
 
 
 def report(rounds: list[Round]) -> None:
@@ -207,7 +221,8 @@ def report(rounds: list[Round]) -> None:
             f"{r} {us:,.0f}" for r, us in sorted(found.cpu.items(), key=lambda i: -i[1])
         )
         print(
-            f"  round {number}: accepted {found.accepted:7,.0f}/s, "
+            f"  round {number}: reference loop {found.reference_ms:4.0f} ms; "
+            f"accepted {found.accepted:7,.0f}/s, "
             f"queryable {found.queryable:7,.0f}/s, lag {found.lag:.2f} s; "
             f"CPU µs/span: {cpu}; {sum(found.cpu.values()):,.0f} in all"
         )
