@@ -297,9 +297,44 @@ def convert_spans(spans: list[OtlpSpan], *, project_id: str) -> SpanRecords:
         raise OtlpFormatError(f"a span cannot be stored: {error_reason(exc)}") from None
 
 
+def _add_update(
+    traces: list[TraceWire],
+    repeats: dict[tuple[Any, ...], list[int]],
+    update: TraceWire,
+    fields: Mapping[str, Any],
+) -> None:
+    """Add a partial trace update that sets ``fields``. Of updates that set the same values
+    on one trace (SDKs stamp the user and session on every span), only the earliest and the
+    latest are kept: merged, they give what all of them do (the earliest time of the trace,
+    the latest of each field)."""
+    key = (update.id, update.environment, *sorted(fields.items()))
+    try:
+        kept = repeats.get(key)
+    except TypeError:  # a list or an object among the values: not worth comparing
+        traces.append(update)
+        return
+    if kept is None:
+        repeats[key] = [len(traces)]
+        traces.append(update)
+        return
+    if len(kept) == 1:
+        kept.append(len(traces))
+        traces.append(update)
+    else:
+        at = update.event_time
+        earliest, latest = kept
+        if at < traces[earliest].event_time:
+            traces[earliest] = update
+        elif at >= traces[latest].event_time:
+            traces[latest] = update
+    if traces[kept[1]].event_time < traces[kept[0]].event_time:
+        kept.reverse()
+
+
 def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
     records = SpanRecords()
     seen: set[str] = set()
+    repeats: dict[tuple[Any, ...], list[int]] = {}
     for span in spans:
         attrs, start = span.attributes, span.start
         event_time = span.end or start
@@ -331,7 +366,7 @@ def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
             }
             records.traces.append(TraceWire(**common, timestamp=start, **extra, **fields))
         elif fields:
-            records.traces.append(TraceWire(**common, **fields))
+            _add_update(records.traces, repeats, TraceWire(**common, **fields), fields)
         elif trace_id not in seen:
             records.traces.append(TraceWire(**common, timestamp=start))
         seen.add(trace_id)
