@@ -16,13 +16,14 @@ from axonal_db import connect
 from axonal_events import StreamKind
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
 from axonal_identity.app import DEFINITION
-from axonal_testing.bus import read_stream
+from axonal_testing.bus import forget_earlier_outbox, read_stream
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
 
 @pytest_asyncio.fixture
 async def identity(bus_settings, database_url, nats_client):
+    await forget_earlier_outbox(database_url, "identity")
     settings = ServiceSettings(
         nats_url=bus_settings.nats_url,
         namespace=bus_settings.namespace,

@@ -30,7 +30,7 @@ from axonal_events.webhooks import (
 )
 from axonal_notifications.app import build_notifications_app
 from axonal_notifications.settings import NotificationSettings
-from axonal_testing.bus import drained
+from axonal_testing.bus import drained, forget_earlier_outbox
 from axonal_testing.waiting import wait_for
 
 #: Fast retries and a short timeout, loopback receivers allowed (explicitly, as in tests only).
@@ -145,6 +145,7 @@ async def mailbox() -> AsyncIterator[Mailbox]:
 async def start_notifications(bus_settings, database_url, nats_client):
     """``await start_notifications(**settings)`` runs the service until the test ends."""
     apps: list[tuple[Any, asyncio.Task[Any]]] = []
+    await forget_earlier_outbox(database_url, "notifications")
 
     async def start(**overrides: Any) -> ServiceSettings:
         settings = ServiceSettings(

@@ -21,7 +21,7 @@ from axonal_events import EventData, StreamKind, new_event
 from axonal_events.commands import COMMANDS, ExecuteRun, RunAction, StatusReport, SubmitRun
 from axonal_events.runs import GetRun, ListRuns, RunInfo, RunList
 from axonal_scheduler.app import DEFINITION
-from axonal_testing.bus import read_stream
+from axonal_testing.bus import forget_earlier_outbox, read_stream
 from axonal_testing.waiting import wait_for
 
 Script = Callable[[ExecuteRun], list[tuple[str, dict[str, Any]]]]
@@ -144,6 +144,7 @@ async def scheduler(bus_settings, database_url, nats_client, monkeypatch):
     urgent = f"urgent-{bus_settings.namespace}"
     monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_CONCURRENCY", json.dumps({serial: 1}))
     monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_PRIORITY", json.dumps({urgent: 10}))
+    await forget_earlier_outbox(database_url, "scheduler")
     settings = ServiceSettings(
         nats_url=bus_settings.nats_url,
         namespace=bus_settings.namespace,

@@ -19,6 +19,7 @@ from axonal_bus.outbox import event_headers
 from axonal_bus.ping import ping
 from axonal_bus.service import ServiceSettings, build_app
 from axonal_events import RunStatus
+from axonal_testing.bus import forget_earlier_outbox
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 from axonal_tracking.app import DEFINITION
@@ -35,6 +36,7 @@ def service_settings(bus_settings: Any, database_url: str) -> ServiceSettings:
 
 @pytest_asyncio.fixture
 async def tracking(bus_settings, database_url, nats_client) -> AsyncIterator[ServiceSettings]:
+    await forget_earlier_outbox(database_url, "tracking")
     settings = service_settings(bus_settings, database_url)
     app = build_app(DEFINITION, settings)
     task = asyncio.create_task(app.run())
