@@ -122,49 +122,31 @@ def test_trace_attributes_on_a_child_update_the_trace():
     assert trace.timestamp is None  # a partial update does not move the trace's time
 
 
-def test_repeated_trace_updates_keep_the_earliest_and_the_latest():
-    ends = [5, 2, 9, 7, 1, 8]  # seconds after 1700000000, spans in this order
-    stamped = [
-        span(
-            {"user.id": "u", "session.id": "s"},
-            spanId=f"{n + 1:016x}",
-            parentSpanId="1111111111111111",
-            endTimeUnixNano=f"{1700000000 + end}000000000",
-        )
-        for n, end in enumerate(ends)
-    ]
-    other = span(
-        {"user.id": "v"},
-        spanId="00000000000000ff",
+def child(number: int, end: int, attrs: dict) -> dict:
+    """Child span ``number`` of the trace, ending ``end`` seconds after 1700000000."""
+    return span(
+        attrs,
+        spanId=f"{number:016x}",
         parentSpanId="1111111111111111",
-        endTimeUnixNano="1700000006000000000",
+        endTimeUnixNano=f"{1700000000 + end}000000000",
     )
-    records = convert_export(export(*stamped, other), project_id=PROJECT)
+
+
+def test_repeated_trace_updates_keep_the_earliest_and_the_latest():
+    ends = [5, 2, 9, 7, 1, 8]  # in span order
+    stamped = [child(n + 1, end, {"user.id": "u", "session.id": "s"}) for n, end in enumerate(ends)]
+    records = convert_export(export(*stamped, child(99, 6, {"user.id": "v"})), project_id=PROJECT)
     seconds = sorted(int(t.event_time.timestamp()) - 1700000000 for t in records.traces)
     assert seconds == [1, 6, 9]  # the earliest and latest of the repeats, and the other user
     assert len(records.observations) == len(ends) + 1
 
 
 def test_repeated_trace_updates_merge_as_all_of_them_do():
-    updates = [
-        span(
-            {"user.id": "u", "langfuse.trace.name": "t"},
-            spanId=f"{n + 1:016x}",
-            parentSpanId="1111111111111111",
-            endTimeUnixNano=f"{1700000000 + end}000000000",
-        )
-        for n, end in enumerate([4, 1, 6, 3])
-    ]
-    later = span(
-        {"user.id": "w"},
-        spanId="00000000000000ff",
-        parentSpanId="1111111111111111",
-        endTimeUnixNano="1700000005000000000",
-    )
-    kept = convert_export(export(*updates, later), project_id=PROJECT).traces
-    each = [
-        t for u in (*updates, later) for t in convert_export(export(u), project_id=PROJECT).traces
-    ]
+    updates = [child(n + 1, end, {"user.id": "u", "langfuse.trace.name": "t"})
+               for n, end in enumerate([4, 1, 6, 3])]  # fmt: skip
+    spans = [*updates, child(99, 5, {"user.id": "w"})]
+    kept = convert_export(export(*spans), project_id=PROJECT).traces
+    each = [t for one in spans for t in convert_export(export(one), project_id=PROJECT).traces]
     assert len(kept) == 3
     assert merged(kept) == merged(each)
     assert merged(kept)["v"]["user_id"] == "u"  # set at 6 s, after "w" at 5 s
