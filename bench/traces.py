@@ -234,7 +234,7 @@ def report(rounds: list[Round]) -> None:
     worst = max(r.lag for r in rounds)
     print(f"  all queryable {lag:.2f} s after the last accept (median; worst {worst:.2f} s)")
     print(f"  Phoenix ~{PHOENIX_SPANS_PER_S} spans/s: {queryable / PHOENIX_SPANS_PER_S:.0f}x")
-    ok = [queryable >= 10_000, lag <= 2.0]
+    ok = [queryable >= 10_000, worst <= 2.0]  # every round's last span, not the median's
     names = [">= 10,000 spans/s queryable", "<= 2 s after the last accept"]
     print(
         "  targets: "

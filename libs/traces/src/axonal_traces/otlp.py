@@ -299,7 +299,7 @@ def convert_spans(spans: list[OtlpSpan], *, project_id: str) -> SpanRecords:
 
 def _add_update(
     traces: list[TraceWire],
-    repeats: dict[tuple[Any, ...], list[int]],
+    repeats: dict[tuple[Any, ...], list[int]],  # positions of the earliest and the latest
     update: TraceWire,
     fields: Mapping[str, Any],
 ) -> None:
@@ -316,19 +316,15 @@ def _add_update(
     if kept is None:
         repeats[key] = [len(traces)]
         traces.append(update)
-        return
-    if len(kept) == 1:
+    elif len(kept) == 1:
         kept.append(len(traces))
         traces.append(update)
-    else:
-        at = update.event_time
-        earliest, latest = kept
-        if at < traces[earliest].event_time:
-            traces[earliest] = update
-        elif at >= traces[latest].event_time:
-            traces[latest] = update
-    if traces[kept[1]].event_time < traces[kept[0]].event_time:
-        kept.reverse()
+        if update.event_time < traces[kept[0]].event_time:
+            kept.reverse()
+    elif update.event_time < traces[kept[0]].event_time:
+        traces[kept[0]] = update
+    elif update.event_time >= traces[kept[1]].event_time:
+        traces[kept[1]] = update
 
 
 def _convert(spans: list[OtlpSpan], project_id: str) -> SpanRecords:
