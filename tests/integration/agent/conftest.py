@@ -75,8 +75,10 @@ async def observed(bus_settings: BusSettings, nats_client: Client) -> AsyncItera
     logs = await nats_client.subscribe(subjects.ingest("logs.>"), cb=on_log)
     beats = await nats_client.subscribe(subjects.event("agent.heartbeat"), cb=on_heartbeat)
 
+    done = asyncio.Event()
+
     async def pull() -> None:
-        while True:
+        while not done.is_set():  # a cancel can be lost inside a fetch: the loop ends by itself
             try:
                 msgs = await reports.fetch(16, timeout=0.5)
             except TimeoutError:
@@ -92,8 +94,8 @@ async def observed(bus_settings: BusSettings, nats_client: Client) -> AsyncItera
     try:
         yield seen
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        done.set()
+        await asyncio.wait_for(task, 10)
         for sub in (logs, beats):
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()
