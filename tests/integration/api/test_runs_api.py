@@ -79,7 +79,7 @@ async def test_invalid_polyaxonfile_is_a_400_with_located_problems(
     assert "YAML" in broken.json()["message"]
     missing = await client.post(RUNS, json={"params": {}})
     assert missing.status_code == 422
-    assert missing.json()["code"] == "invalid_request"
+    assert missing.json()["code"] == "invalid"
     js = nats_client.jetstream()
     assert await stream_count(js, bus_settings.subjects.stream_name(StreamKind.COMMANDS)) == 0
 

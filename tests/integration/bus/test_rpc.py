@@ -1,4 +1,4 @@
-"""Request/reply: results, error replies and clear failures."""
+"""Request/reply: results, error replies with their codes, and clear failures."""
 
 import time
 
@@ -6,8 +6,20 @@ import pytest
 from pydantic import BaseModel
 
 from axonal_bus import rpc
-from axonal_bus.errors import NoRespondersError, Permanent, RemoteError, RpcTimeoutError
+from axonal_bus.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NoRespondersError,
+    NotFound,
+    Permanent,
+    RemoteError,
+    Retryable,
+    RpcTimeoutError,
+    Unavailable,
+)
 from axonal_bus.ping import ping, serve_ping
+from axonal_events import ErrorCode, Rpc
 from axonal_testing.bus import make_broker, running
 
 
@@ -20,9 +32,22 @@ class Sum(BaseModel):
     total: int
 
 
+ADD = Rpc("calc", "add", Add, Sum)
+#: What ``add`` raises for a given ``a``, and the code each must be answered with.
+RAISED = {
+    -1: (Permanent("negative numbers are not supported"), ErrorCode.INVALID),
+    -2: (Invalid("b must be even"), ErrorCode.INVALID),
+    -3: (NotFound("no such number"), ErrorCode.NOT_FOUND),
+    -4: (Conflict("taken"), ErrorCode.CONFLICT),
+    -5: (Forbidden("not yours"), ErrorCode.FORBIDDEN),
+    -6: (Unavailable("the abacus is down"), ErrorCode.UNAVAILABLE),
+    -7: (Retryable("busy"), ErrorCode.UNAVAILABLE),
+}
+
+
 async def add(req: Add) -> Sum:
-    if req.a < 0:
-        raise Permanent("negative numbers are not supported")
+    if req.a in RAISED:
+        raise RAISED[req.a][0]
     if req.a == 13:
         raise ZeroDivisionError("unlucky")
     return Sum(total=req.a + req.b)
@@ -31,33 +56,31 @@ async def add(req: Add) -> Sum:
 @pytest.fixture
 async def calculator(bus_settings):
     broker = make_broker(bus_settings, "calc")
-    rpc.serve(
-        broker,
-        bus_settings.subjects.rpc("calc", "add"),
-        queue="calc",
-        request_model=Add,
-        handler=add,
-    )
+    rpc.serve(broker, bus_settings.subjects, ADD, add, queue="calc")
     serve_ping(broker, bus_settings.subjects, service="calc", version="9.9")
     async with running(broker):
-        yield bus_settings.subjects.rpc("calc", "add")
+        yield bus_settings.subjects
 
 
 async def test_result(calculator, nats_client):
-    assert await rpc.request(nats_client, calculator, Add(a=2, b=3), Sum) == Sum(total=5)
+    assert await rpc.call(nats_client, calculator, ADD, Add(a=2, b=3)) == Sum(total=5)
 
 
-async def test_permanent_error_becomes_an_error_reply(calculator, nats_client):
-    with pytest.raises(RemoteError, match="rejected: negative numbers") as info:
-        await rpc.request(nats_client, calculator, Add(a=-1, b=3), Sum)
-    assert info.value.code == "rejected"
+@pytest.mark.parametrize("a", sorted(RAISED))
+async def test_an_error_is_answered_with_the_code_of_its_type(calculator, nats_client, a):
+    raised, code = RAISED[a]
+    with pytest.raises(RemoteError) as info:
+        await rpc.call(nats_client, calculator, ADD, Add(a=a, b=3))
+    assert info.value.code is code
+    assert info.value.remote_message == str(raised)
 
 
 async def test_unexpected_error_is_an_internal_error_reply_not_a_timeout(calculator, nats_client):
     started = time.monotonic()
     with pytest.raises(RemoteError, match="internal") as info:
-        await rpc.request(nats_client, calculator, Add(a=13, b=0), Sum, timeout=5)
+        await rpc.call(nats_client, calculator, ADD, Add(a=13, b=0), timeout=5)
     assert time.monotonic() - started < 4  # answered, not cut by the 5 s timeout
+    assert info.value.code is ErrorCode.INTERNAL
     assert "unlucky" not in str(info.value)  # no internals leak to the caller
 
 
@@ -65,22 +88,24 @@ async def test_invalid_request_is_named(calculator, nats_client):
     class Wrong(BaseModel):
         a: str
 
-    with pytest.raises(RemoteError, match="invalid_request") as info:
-        await rpc.request(nats_client, calculator, Wrong(a="x"), Sum)
+    wrong = Rpc("calc", "add", Wrong, Sum)
+    with pytest.raises(RemoteError) as info:
+        await rpc.call(nats_client, calculator, wrong, Wrong(a="x"))
+    assert info.value.code is ErrorCode.INVALID
     assert "a" in info.value.remote_message
 
 
 async def test_no_responders_is_immediate_and_clear(bus_settings, nats_client):
-    subject = bus_settings.subjects.rpc("nobody", "home")
+    nobody = Rpc("nobody", "home", Add, Sum)
     with pytest.raises(NoRespondersError, match=r"no service answers on .*nobody\.home"):
-        await rpc.request(nats_client, subject, Add(a=1, b=1), Sum, timeout=5)
+        await rpc.call(nats_client, bus_settings.subjects, nobody, Add(a=1, b=1), timeout=5)
 
 
 async def test_timeout_is_clear(bus_settings, nats_client):
-    subject = bus_settings.subjects.rpc("slow", "op")
-    sub = await nats_client.subscribe(subject)  # listens, never answers
+    slow = Rpc("slow", "op", Add, Sum)
+    sub = await nats_client.subscribe(slow.subject(bus_settings.subjects))  # never answers
     with pytest.raises(RpcTimeoutError, match=r"no reply on .*slow\.op within 0\.2s"):
-        await rpc.request(nats_client, subject, Add(a=1, b=1), Sum, timeout=0.2)
+        await rpc.call(nats_client, bus_settings.subjects, slow, Add(a=1, b=1), timeout=0.2)
     await sub.unsubscribe()
 
 

@@ -1,36 +1,23 @@
 """A service killed mid-stream and restarted ends with exactly the data it was sent."""
 
-import os
 import signal
-import subprocess
-import sys
 
 from axonal_bus.outbox import event_headers
 from axonal_db import connect
 from axonal_events import RunStatus, StreamKind
+from axonal_identity.settings import IdentitySettings
 from axonal_testing.bus import drained
 from axonal_testing.factories import run_event
+from axonal_testing.services import service_process
 from axonal_testing.waiting import wait_for
 
 N = 600
 
 
-def start_identity(bus_settings, database_url, log):
-    env = {
-        **os.environ,
-        "AXONAL_NATS_URL": bus_settings.nats_url,
-        "AXONAL_NAMESPACE": bus_settings.namespace,
-        "AXONAL_DATABASE_URL": database_url,
-        "AXONAL_LOG_JSON": "true",
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "axonal_identity"], env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-
-
 async def test_killed_service_resumes_without_loss_or_duplicates(
-    bus_settings, database_url, nats_client, tmp_path
+    service_settings, bus_settings, database_url, nats_client, tmp_path
 ):
+    settings = service_settings(IdentitySettings)
     js = nats_client.jetstream()
     events = [run_event(RunStatus.RUNNING) for _ in range(N)]
     conn = await connect(database_url)
@@ -42,7 +29,7 @@ async def test_killed_service_resumes_without_loss_or_duplicates(
             return 0
 
     with (tmp_path / "identity.log").open("wb") as log:
-        first = start_identity(bus_settings, database_url, log)
+        first = service_process("axonal_identity", settings, log)
         try:
             for event in events:
                 await js.publish(
@@ -54,7 +41,7 @@ async def test_killed_service_resumes_without_loss_or_duplicates(
             first.send_signal(signal.SIGKILL)  # mid-stream: no drain, no acks in flight
             first.wait(10)
             partial = await audited()
-            second = start_identity(bus_settings, database_url, log)
+            second = service_process("axonal_identity", settings, log)
             try:
 
                 async def complete() -> bool:

@@ -1,57 +1,27 @@
 """The identity service end to end: RPC -> outbox -> JetStream -> audit consumer."""
 
-import asyncio
 import json
 import uuid
 
 import pytest
-import pytest_asyncio
 
 from axonal_bus import rpc
-from axonal_bus.errors import AxonalError, RemoteError
+from axonal_bus.errors import RemoteError
 from axonal_bus.outbox import event_headers
 from axonal_bus.ping import ping
-from axonal_bus.service import ServiceSettings, build_app
 from axonal_db import connect
-from axonal_events import StreamKind
-from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
-from axonal_identity.app import DEFINITION
-from axonal_testing.bus import forget_earlier_outbox, read_stream
+from axonal_events import ErrorCode, StreamKind
+from axonal_events.identity import CreateProjectRequest, ListProjectsRequest
+from axonal_events.rpcs import Identity
+from axonal_identity.app import SERVICE
+from axonal_testing.bus import read_stream
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
 
-@pytest_asyncio.fixture
-async def identity(bus_settings, database_url, nats_client):
-    await forget_earlier_outbox(database_url, "identity")
-    settings = ServiceSettings(
-        nats_url=bus_settings.nats_url,
-        namespace=bus_settings.namespace,
-        database_url=database_url,
-        log_json=True,
-    )
-    app = build_app(DEFINITION, settings)
-    task = asyncio.create_task(app.run())
-
-    async def healthy():
-        try:
-            return (await ping(nats_client, settings.subjects, "identity", 0.5)).status == "ok"
-        except AxonalError:
-            return False
-
-    await wait_for(healthy, timeout=20, message="identity answers ping")
-    try:
-        yield settings
-    finally:
-        app.exit()
-        await asyncio.wait_for(task, 10)
-
-
 async def create(nats_client, settings, owner, name):
-    subject = settings.subjects.rpc("identity", "create_project")
-    return await rpc.request(
-        nats_client, subject, CreateProjectRequest(owner=owner, name=name), Project
-    )
+    request = CreateProjectRequest(owner=owner, name=name)
+    return await rpc.call(nats_client, settings.subjects, Identity.create_project, request)
 
 
 async def audited(database_url, event_type):
@@ -67,7 +37,7 @@ async def audited(database_url, event_type):
 async def test_ping_reports_the_database(identity, nats_client):
     reply = await ping(nats_client, identity.subjects, "identity")
     assert reply.checks == {"database": "ok"}
-    assert reply.version == DEFINITION.version
+    assert reply.version == SERVICE.version
 
 
 async def test_create_project_emits_one_event_that_is_audited(identity, nats_client, database_url):
@@ -75,11 +45,8 @@ async def test_create_project_emits_one_event_that_is_audited(identity, nats_cli
     project = await create(nats_client, identity, owner, "vision")
     assert (project.owner, project.name) == (owner, "vision")
 
-    listed = await rpc.request(
-        nats_client,
-        identity.subjects.rpc("identity", "list_projects"),
-        ListProjectsRequest(owner=owner),
-        ProjectList,
+    listed = await rpc.call(
+        nats_client, identity.subjects, Identity.list_projects, ListProjectsRequest(owner=owner)
     )
     assert [p.id for p in listed.projects] == [project.id]
 
@@ -110,15 +77,17 @@ async def test_create_project_emits_one_event_that_is_audited(identity, nats_cli
 async def test_invalid_project_is_rejected_with_the_rule(
     identity, nats_client, owner, name, message
 ):
-    with pytest.raises(RemoteError, match=message):
+    with pytest.raises(RemoteError, match=message) as raised:
         await create(nats_client, identity, owner, name)
+    assert raised.value.code is ErrorCode.INVALID
 
 
 async def test_duplicate_project_is_rejected(identity, nats_client):
     owner = f"org-{uuid.uuid4().hex[:6]}"
     await create(nats_client, identity, owner, "dup")
-    with pytest.raises(RemoteError, match=f"project {owner}/dup already exists"):
+    with pytest.raises(RemoteError, match=f"project {owner}/dup already exists") as raised:
         await create(nats_client, identity, owner, "dup")
+    assert raised.value.code is ErrorCode.CONFLICT
 
 
 async def test_malformed_event_is_dead_lettered_and_auditing_goes_on(

@@ -211,5 +211,5 @@ async def test_forbidden_targets_and_unknown_events_are_refused(notifications, n
         notifications.subjects.rpc("notifications", "create_webhook"), json.dumps(raw).encode()
     )
     doc = json.loads(reply.data)
-    assert doc["code"] == "invalid_request"
+    assert doc["code"] == "invalid"
     assert "matches no event type" in doc["message"]

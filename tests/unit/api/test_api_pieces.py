@@ -1,12 +1,16 @@
 """The api's pure pieces: submit validation, idempotency keys, error mapping, settings."""
 
+from pathlib import Path
+
 import pytest
 
-from axonal_api.errors import remote_status
+import axonal_api
+from axonal_api.errors import HTTP_STATUS, remote_status
 from axonal_api.idempotency import submit_ids
 from axonal_api.settings import ApiSettings
 from axonal_api.validation import problems_of, validate_submission
 from axonal_bus.errors import RemoteError
+from axonal_events import ErrorCode
 from axonal_spec import SpecError
 
 JOB = """
@@ -51,18 +55,28 @@ def test_idempotency_keys_give_the_same_ids_per_project_and_key():
     assert command_id != run_uuid
 
 
-@pytest.mark.parametrize(
-    ("code", "message", "status"),
-    [
-        ("rejected", "not found: run x", 404),
-        ("rejected", "project acme/x already exists", 409),
-        ("rejected", "cannot stop a done run", 400),
-        ("invalid_request", "bad field", 400),
-        ("internal", "boom", 502),
-    ],
-)
-def test_remote_errors_map_to_http_statuses(code, message, status):
-    assert remote_status(RemoteError("s", code, message))[0] == status
+def test_every_error_code_has_one_http_status():
+    assert set(HTTP_STATUS) == set(ErrorCode)
+    assert HTTP_STATUS[ErrorCode.NOT_FOUND] == 404
+    assert HTTP_STATUS[ErrorCode.CONFLICT] == 409
+    assert HTTP_STATUS[ErrorCode.INVALID] == 400
+    assert HTTP_STATUS[ErrorCode.FORBIDDEN] == 403
+    assert HTTP_STATUS[ErrorCode.UNAVAILABLE] == 503
+
+
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_the_status_of_a_remote_error_is_its_codes_whatever_the_message(code):
+    messages = ["not found: run x", "project acme/x already exists", "conflict", "forbidden"]
+    assert {remote_status(RemoteError("s", code, m)) for m in messages} == {HTTP_STATUS[code]}
+
+
+def test_no_code_reads_the_text_of_a_remote_error_to_decide():
+    """Only the error handler passes ``remote_message`` on, as the body's message."""
+    sources = Path(axonal_api.__file__).parent.rglob("*.py")
+    readers = {p.name for p in sources if "remote_message" in p.read_text()}
+    assert readers == {"errors.py"}
+    handler = (Path(axonal_api.__file__).parent / "errors.py").read_text()
+    assert handler.count("remote_message") == 1
 
 
 def test_settings_read_the_api_and_bus_variables(monkeypatch):

@@ -22,6 +22,7 @@ from axonal_bus.broker import connect_nats
 from axonal_bus.errors import AxonalError
 from axonal_bus.settings import BusSettings
 from axonal_events import PingReply, PingRequest, Subjects
+from axonal_events.rpc import ping_rpc
 
 __all__ = ["Checks", "ping", "serve_ping"]
 
@@ -52,20 +53,12 @@ def serve_ping(
             checks=states,
         )
 
-    rpc.serve(
-        broker,
-        subjects.rpc(service, "ping"),
-        queue=service,
-        request_model=PingRequest,
-        handler=answer,
-    )
+    rpc.serve(broker, subjects, ping_rpc(service), answer, queue=service)
 
 
 async def ping(nc: Client, subjects: Subjects, service: str, timeout: float = 2.0) -> PingReply:
     """Ask ``service`` for its health."""
-    return await rpc.request(
-        nc, subjects.rpc(service, "ping"), PingRequest(), PingReply, timeout=timeout
-    )
+    return await rpc.call(nc, subjects, ping_rpc(service), PingRequest(), timeout=timeout)
 
 
 async def _main(service: str, timeout: float) -> int:

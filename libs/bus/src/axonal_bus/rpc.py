@@ -1,8 +1,9 @@
 """Request/reply: queries between services, always answered with a result or an error.
 
-A FastStream handler that raises sends no reply, so the caller would only see a timeout;
-:func:`serve` turns every outcome into an :class:`~axonal_events.RpcOk` or
-:class:`~axonal_events.RpcError` reply instead.
+Both sides name the same :class:`~axonal_events.Rpc` descriptor. A FastStream handler that
+raises sends no reply, so the caller would only see a timeout; :func:`serve` turns every
+outcome into an :class:`~axonal_events.RpcOk` or :class:`~axonal_events.RpcError` reply
+instead, whose code comes from the exception's type (see :mod:`axonal_bus.errors`).
 """
 
 from __future__ import annotations
@@ -17,60 +18,76 @@ from faststream.nats import NatsBroker, NatsMessage
 from nats.aio.client import Client
 from pydantic import BaseModel, ValidationError
 
-from axonal_bus.errors import NoRespondersError, Permanent, RemoteError, RpcTimeoutError
-from axonal_events import RpcError, RpcOk
+from axonal_bus.errors import (
+    NoRespondersError,
+    Permanent,
+    Rejected,
+    RemoteError,
+    Retryable,
+    RpcTimeoutError,
+)
+from axonal_events import ErrorCode, Rpc, RpcError, Subjects
 
-__all__ = ["request", "serve"]
+__all__ = ["call", "error_code", "serve"]
 
 log = structlog.get_logger(__name__)
 Req = TypeVar("Req", bound=BaseModel)
 Res = TypeVar("Res", bound=BaseModel)
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
+def error_code(exc: Exception) -> ErrorCode:
+    """The code a handler's exception is answered with."""
+    if isinstance(exc, Rejected):
+        return exc.code
+    if isinstance(exc, Permanent):
+        return ErrorCode.INVALID
+    if isinstance(exc, Retryable):
+        return ErrorCode.UNAVAILABLE
+    return ErrorCode.INTERNAL
+
+
+def _error(code: ErrorCode, message: str) -> dict[str, Any]:
     return RpcError(code=code, message=message).model_dump(mode="json")
 
 
 def serve(
     broker: NatsBroker,
-    subject: str,
+    subjects: Subjects,
+    rpc: Rpc[Req, Res],
+    handler: Callable[[Req], Awaitable[Res]],
     *,
     queue: str,
-    request_model: type[Req],
-    handler: Callable[[Req], Awaitable[BaseModel]],
 ) -> Any:
-    """Answer requests on ``subject``; replicas share them through the ``queue`` group."""
+    """Answer ``rpc``; replicas share the requests through the ``queue`` group."""
+    subject = rpc.subject(subjects)
 
     async def answer() -> dict[str, Any]:
         # Read from the context rather than injected: see axonal_bus.consumer.
         msg: NatsMessage = broker.context.get_local("message")
         try:
-            req = request_model.model_validate_json(msg.body or b"{}")
+            req = rpc.request.model_validate_json(msg.body or b"{}")
         except ValidationError as exc:
-            return _error("invalid_request", str(exc))
+            return _error(ErrorCode.INVALID, str(exc))
         try:
             result = await handler(req)
-        except Permanent as exc:
-            return _error("rejected", str(exc))
-        except Exception:
+        except Exception as exc:
+            code = error_code(exc)
+            if code is not ErrorCode.INTERNAL:
+                return _error(code, str(exc))
             log.exception("rpc.failed", rpc=subject)
-            return _error("internal", f"{subject} failed; the service log has the details")
+            return _error(code, f"{subject} failed; the service log has the details")
         return {"ok": True, "result": result.model_dump(mode="json")}
 
     return broker.subscriber(subject, queue=queue, title=subject)(answer)
 
 
-async def request(
-    nc: Client,
-    subject: str,
-    payload: BaseModel,
-    reply_model: type[Res],
-    *,
-    timeout: float = 2.0,
+async def call(
+    nc: Client, subjects: Subjects, rpc: Rpc[Req, Res], request: Req, *, timeout: float = 2.0
 ) -> Res:
-    """Call ``subject`` and return the typed result, or raise a clear :class:`RpcError`."""
+    """Call ``rpc`` and return its typed result, or raise a clear :class:`RpcError`."""
+    subject = rpc.subject(subjects)
     try:
-        reply = await nc.request(subject, payload.model_dump_json().encode(), timeout=timeout)
+        reply = await nc.request(subject, request.model_dump_json().encode(), timeout=timeout)
     except nats.errors.NoRespondersError:
         raise NoRespondersError(f"no service answers on {subject}: is it running?") from None
     except nats.errors.TimeoutError:
@@ -79,4 +96,4 @@ async def request(
     if not doc.get("ok"):
         err = RpcError.model_validate(doc)
         raise RemoteError(subject, err.code, err.message)
-    return RpcOk[reply_model].model_validate(doc).result  # type: ignore[valid-type]
+    return rpc.reply.model_validate(doc["result"])

@@ -1,4 +1,9 @@
-"""Connection settings shared by every process on the bus (env prefix ``AXONAL_``)."""
+"""Connection settings shared by every process on the bus (``AXONAL_NATS_URL``...).
+
+Each field reads its environment variable by its full name, so a service's settings can
+subclass these with an ``env_prefix`` of their own (``AXONAL_SCHEDULER_``) for their own
+fields and still read the shared ones.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +18,17 @@ __all__ = ["BusSettings"]
 class BusSettings(BaseSettings):
     """Where the bus is and how it is laid out.
 
-    ``AXONAL_NATS_URL``, ``AXONAL_NAMESPACE`` (subject root, ``axonal``),
-    ``AXONAL_STREAM_REPLICAS`` (1 on a laptop, 3 in production).
+    ``AXONAL_NATS_URL``, ``AXONAL_NATS_USER``, ``AXONAL_NATS_PASSWORD``, ``AXONAL_NAMESPACE``
+    (subject root, ``axonal``), ``AXONAL_STREAM_REPLICAS`` (1 on a laptop, 3 in production).
     """
 
-    model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore", populate_by_name=True)
 
-    nats_url: str = "nats://127.0.0.1:4222"
-    nats_user: str | None = None
-    nats_password: SecretStr | None = None
-    namespace: str = DEFAULT_NAMESPACE
-    stream_replicas: int = Field(default=1, ge=1, le=5)
+    nats_url: str = Field(default="nats://127.0.0.1:4222", validation_alias="AXONAL_NATS_URL")
+    nats_user: str | None = Field(default=None, validation_alias="AXONAL_NATS_USER")
+    nats_password: SecretStr | None = Field(default=None, validation_alias="AXONAL_NATS_PASSWORD")
+    namespace: str = Field(default=DEFAULT_NAMESPACE, validation_alias="AXONAL_NAMESPACE")
+    stream_replicas: int = Field(default=1, ge=1, le=5, validation_alias="AXONAL_STREAM_REPLICAS")
 
     @property
     def subjects(self) -> Subjects:

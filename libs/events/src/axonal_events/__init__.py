@@ -31,7 +31,7 @@ from axonal_events.errors import (
     UnknownVersionError,
 )
 from axonal_events.ids import uuid7
-from axonal_events.rpc import PingReply, PingRequest, RpcError, RpcOk
+from axonal_events.rpc import ErrorCode, PingReply, PingRequest, Rpc, RpcError, RpcOk
 from axonal_events.subjects import DEFAULT_NAMESPACE, Retention, StreamKind, StreamSpec, Subjects
 
 __all__ = (
@@ -45,6 +45,7 @@ __all__ = (
     "Comparison",
     "DataValidationError",
     "EnvelopeError",
+    "ErrorCode",
     "EventData",
     "EventDecodeError",
     "EventEntry",
@@ -58,6 +59,7 @@ __all__ = (
     "PingRequest",
     "ProjectCreated",
     "Retention",
+    "Rpc",
     "RpcError",
     "RpcOk",
     "RunDone",

@@ -14,7 +14,8 @@ from pydantic.json_schema import models_json_schema
 from axonal_events.catalog import CATALOG, Catalog
 from axonal_events.commands import COMMANDS
 from axonal_events.envelope import TYPE_PREFIX, CloudEvent, dataschema_for
-from axonal_events.rpc import PingReply, PingRequest
+from axonal_events.rpc import PingReply, PingRequest, RpcError
+from axonal_events.rpcs import ALL_RPCS
 from axonal_events.subjects import Subjects
 
 __all__ = ["asyncapi_document", "render"]
@@ -40,7 +41,7 @@ def _model_schemas(model: type[BaseModel]) -> dict[str, Any]:
 def asyncapi_document(
     catalog: Catalog = CATALOG, subjects: Subjects | None = None
 ) -> dict[str, Any]:
-    """Channels for every event type and the ping RPC, payloads as JSON Schema."""
+    """Channels for every event type, command and RPC, payloads as JSON Schema."""
     subjects = subjects or Subjects()
     models: set[type[BaseModel]] = {entry.model for entry in catalog} | {PingRequest, PingReply}
     _, defs = models_json_schema(
@@ -96,23 +97,31 @@ def asyncapi_document(
             "action": "receive",
             "channel": {"$ref": f"#/channels/cmd.{entry.event_type}"},
         }
-    rpc_subject = f"{subjects.namespace}.rpc.{{service}}.ping"
-    for name, model in (("ping.request", PingRequest), ("ping.reply", PingReply)):
-        messages[name] = {"name": name, "payload": {"$ref": _REF.format(model=model.__name__)}}
-    channels["rpc.ping"] = {
-        "address": rpc_subject,
-        "parameters": {"service": {"description": "The service asked."}},
-        "messages": {"ping.request": {"$ref": "#/components/messages/ping.request"}},
-    }
-    channels["rpc.ping.reply"] = {
-        "address": None,
-        "messages": {"ping.reply": {"$ref": "#/components/messages/ping.reply"}},
-    }
-    operations["rpc.ping"] = {
-        "action": "receive",
-        "channel": {"$ref": "#/channels/rpc.ping"},
-        "reply": {"channel": {"$ref": "#/channels/rpc.ping.reply"}},
-    }
+    schemas.update(_model_schemas(RpcError))
+    for rpc in ALL_RPCS:
+        schemas.update(_model_schemas(rpc.request))
+        schemas.update(_model_schemas(rpc.reply))
+        _add_rpc(
+            channels,
+            operations,
+            messages,
+            name=f"{rpc.service}.{rpc.method}",
+            address=rpc.subject(subjects),
+            summary=rpc.summary,
+            request=rpc.request,
+            reply=rpc.reply,
+        )
+    _add_rpc(
+        channels,
+        operations,
+        messages,
+        name="ping",
+        address=f"{subjects.namespace}.rpc.{{service}}.ping",
+        summary="Health of a service; every service answers it.",
+        request=PingRequest,
+        reply=PingReply,
+    )
+    channels["rpc.ping"]["parameters"] = {"service": {"description": "The service asked."}}
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -124,6 +133,54 @@ def asyncapi_document(
         "channels": channels,
         "operations": operations,
         "components": {"messages": messages, "schemas": schemas},
+    }
+
+
+def _add_rpc(
+    channels: dict[str, Any],
+    operations: dict[str, Any],
+    messages: dict[str, Any],
+    *,
+    name: str,
+    address: str,
+    summary: str,
+    request: type[BaseModel],
+    reply: type[BaseModel],
+) -> None:
+    """A request/reply channel: the request, and a reply that is the result or an error."""
+    result = {
+        "type": "object",
+        "required": ["ok", "result"],
+        "properties": {
+            "ok": {"const": True},
+            "result": {"$ref": _REF.format(model=reply.__name__)},
+        },
+    }
+    error = {"$ref": _REF.format(model=RpcError.__name__)}
+    messages[f"{name}.request"] = {
+        "name": f"{name}.request",
+        "summary": summary,
+        "contentType": "application/json",
+        "payload": {"$ref": _REF.format(model=request.__name__)},
+    }
+    messages[f"{name}.reply"] = {
+        "name": f"{name}.reply",
+        "contentType": "application/json",
+        "payload": {"oneOf": [result, error]},
+    }
+    channels[f"rpc.{name}"] = {
+        "address": address,
+        "messages": {f"{name}.request": {"$ref": f"#/components/messages/{name}.request"}},
+    }
+    channels[f"rpc.{name}.reply"] = {
+        "address": None,
+        "messages": {f"{name}.reply": {"$ref": f"#/components/messages/{name}.reply"}},
+    }
+    operations[f"rpc.{name}"] = {
+        "action": "receive",
+        "summary": summary,
+        "channel": {"$ref": f"#/channels/rpc.{name}"},
+        "reply": {"channel": {"$ref": f"#/channels/rpc.{name}.reply"}},
     }
 
 

@@ -18,11 +18,12 @@ from nats.aio.msg import Msg
 
 from axonal_bus import rpc
 from axonal_bus.broker import connect_nats, create_broker
-from axonal_bus.errors import Permanent
+from axonal_bus.errors import Conflict, NotFound
 from axonal_bus.settings import BusSettings
 from axonal_events import RunStatus, Subjects
 from axonal_events.commands import SubmitRun
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_events.rpcs import Identity, Scheduler
 from axonal_events.runs import (
     GetRun,
     ListRuns,
@@ -85,7 +86,7 @@ class FakePlatform:
         try:
             return self.runs[run_uuid]
         except KeyError:
-            raise Permanent(f"not found: run {run_uuid}") from None
+            raise NotFound(f"run {run_uuid} does not exist") from None
 
     async def get_run(self, req: GetRun) -> RunInfo:
         run = self._run(req.run_uuid)
@@ -142,7 +143,7 @@ class FakePlatform:
 
     async def create_project(self, req: CreateProjectRequest) -> Project:
         if any((p.owner, p.name) == (req.owner, req.name) for p in self.projects):
-            raise Permanent(f"project {req.owner}/{req.name} already exists")
+            raise Conflict(f"project {req.owner}/{req.name} already exists")
         project = Project(id=uuid.uuid4().hex, owner=req.owner, name=req.name, created_at=NOW)
         self.projects.append(project)
         return project
@@ -156,33 +157,12 @@ class FakePlatform:
         await nc.subscribe(subjects.command("scheduler", "submit"), cb=self.on_submit)
 
     def serve(self, broker: NatsBroker, subjects: Subjects) -> None:
-        for method, model, handler in (
-            ("get_run", GetRun, self.get_run),
-            ("list_runs", ListRuns, self.list_runs),
-            ("statuses", GetRun, self.statuses),
-            ("logs", ReadLogs, self.read_logs),
-        ):
-            rpc.serve(
-                broker,
-                subjects.rpc("scheduler", method),
-                queue="scheduler",
-                request_model=model,
-                handler=handler,  # type: ignore[arg-type]
-            )
-        rpc.serve(
-            broker,
-            subjects.rpc("identity", "create_project"),
-            queue="identity",
-            request_model=CreateProjectRequest,
-            handler=self.create_project,
-        )
-        rpc.serve(
-            broker,
-            subjects.rpc("identity", "list_projects"),
-            queue="identity",
-            request_model=ListProjectsRequest,
-            handler=self.list_projects,
-        )
+        rpc.serve(broker, subjects, Scheduler.get_run, self.get_run, queue="scheduler")
+        rpc.serve(broker, subjects, Scheduler.list_runs, self.list_runs, queue="scheduler")
+        rpc.serve(broker, subjects, Scheduler.statuses, self.statuses, queue="scheduler")
+        rpc.serve(broker, subjects, Scheduler.logs, self.read_logs, queue="scheduler")
+        rpc.serve(broker, subjects, Identity.create_project, self.create_project, queue="identity")
+        rpc.serve(broker, subjects, Identity.list_projects, self.list_projects, queue="identity")
 
 
 @contextlib.contextmanager

@@ -6,11 +6,31 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TypeVar, overload
 
 __all__ = ["wait_for", "wait_for_sync"]
 
 T = TypeVar("T")
+
+
+@overload
+async def wait_for(
+    condition: Callable[[], Awaitable[T]],
+    *,
+    timeout: float = ...,
+    interval: float = ...,
+    message: str = ...,
+) -> T: ...
+
+
+@overload
+async def wait_for(
+    condition: Callable[[], T],
+    *,
+    timeout: float = ...,
+    interval: float = ...,
+    message: str = ...,
+) -> T: ...
 
 
 async def wait_for(

@@ -10,8 +10,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from axonal_api.gateway import CommandNotAcknowledged
 from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError
+from axonal_events import ErrorCode
 
-__all__ = ["ApiError", "install_error_handlers", "remote_status"]
+__all__ = ["HTTP_STATUS", "ApiError", "install_error_handlers", "remote_status"]
 
 log = structlog.get_logger(__name__)
 
@@ -29,16 +30,20 @@ class ApiError(Exception):
         self.details = details
 
 
-def remote_status(exc: RemoteError) -> tuple[int, str]:
-    """The HTTP status and code of a service's error reply."""
-    message = exc.remote_message.lower()
-    if message.startswith("not found") or exc.code == "not_found":
-        return 404, "not_found"
-    if "already exists" in message or "conflict" in message:
-        return 409, "conflict"
-    if exc.code in {"rejected", "invalid_request"}:
-        return 400, exc.code
-    return 502, "upstream_error"
+#: The HTTP status of each error code a service answers with; the body keeps the code.
+HTTP_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.INVALID: 400,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.CONFLICT: 409,
+    ErrorCode.INTERNAL: 502,  # the service failed, not the api
+    ErrorCode.UNAVAILABLE: 503,
+}
+
+
+def remote_status(exc: RemoteError) -> int:
+    """The HTTP status of a service's error reply: by its code, never its message."""
+    return HTTP_STATUS[exc.code]
 
 
 def _body(
@@ -59,8 +64,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RemoteError)
     async def remote_error(_: Request, exc: RemoteError) -> JSONResponse:
-        status, code = remote_status(exc)
-        return JSONResponse(_body(code, exc.remote_message), status_code=status)
+        return JSONResponse(_body(exc.code, exc.remote_message), status_code=remote_status(exc))
 
     @app.exception_handler(RpcTimeoutError)
     @app.exception_handler(NoRespondersError)
@@ -79,7 +83,7 @@ def install_error_handlers(app: FastAPI) -> None:
             for err in exc.errors()
         ]
         return JSONResponse(
-            _body("invalid_request", "the request is not valid", details), status_code=422
+            _body("invalid", "the request is not valid", details), status_code=422
         )
 
     @app.exception_handler(StarletteHTTPException)

@@ -10,11 +10,12 @@ from pydantic import BaseModel
 from axonal_bus import rpc
 from axonal_bus.errors import AxonalError
 from axonal_bus.outbox import event_headers
-from axonal_events import EventData, Subjects, new_event
+from axonal_events import EventData, Rpc, Subjects, new_event
 from axonal_events.external import ExternalEvent, message_id, subject_tokens
 
 __all__ = ["CommandNotAcknowledged", "Gateway"]
 
+Req = TypeVar("Req", bound=BaseModel)
 Res = TypeVar("Res", bound=BaseModel)
 
 SOURCE = "axonal/api"
@@ -33,10 +34,9 @@ class Gateway:
         self.subjects = subjects
         self.timeout = timeout
 
-    async def call(self, service: str, method: str, payload: BaseModel, reply: type[Res]) -> Res:
-        """``<ns>.rpc.<service>.<method>``; raises the bus's RPC errors."""
-        subject = self.subjects.rpc(service, method)
-        return await rpc.request(self.nc, subject, payload, reply, timeout=self.timeout)
+    async def call(self, method: Rpc[Req, Res], request: Req) -> Res:
+        """Call ``method``; raises the bus's RPC errors."""
+        return await rpc.call(self.nc, self.subjects, method, request, timeout=self.timeout)
 
     async def ingest(self, kind: str, payload: bytes, msg_id: str) -> None:
         """Publish ``payload`` on ``<ns>.ingest.<kind>``; returns once JetStream stored it."""

@@ -19,7 +19,8 @@ from pydantic import BaseModel
 from axonal_api.deps import GatewayDep
 from axonal_api.models import ErrorBody
 from axonal_bus.errors import RemoteError
-from axonal_events.api_keys import ApiKeyInfo, KeyProject, VerifyApiKeyRequest
+from axonal_events.api_keys import KeyProject, VerifyApiKeyRequest
+from axonal_events.rpcs import Identity
 
 __all__ = [
     "INGEST_RESPONSES",
@@ -115,10 +116,8 @@ async def key_project(request: Request, gw: GatewayDep) -> KeyProject:
         return hit[1]
     try:
         info = await gw.call(
-            "identity",
-            "verify_api_key",
+            Identity.verify_api_key,
             VerifyApiKeyRequest(public_key=public_key[:200], secret_key=secret_key[:200]),
-            ApiKeyInfo,
         )
     except RemoteError:
         raise _unauthorized("Invalid public key or secret key") from None

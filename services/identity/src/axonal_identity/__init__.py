@@ -1,5 +1,1 @@
-"""Axonal identity service: projects and the audit trail of every event."""
-
-from axonal_identity.app import DEFINITION
-
-__all__ = ["DEFINITION"]
+"""Axonal identity service: projects, their API keys, and the audit trail of every event."""

@@ -1,24 +1,31 @@
-"""Wiring only: the identity service's definition."""
+"""Wiring only: the identity service's application."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_identity import handlers, keys_rpc, rpc
+from faststream import FastStream
 
-__all__ = ["DEFINITION"]
+from axonal_bus.service import Service
+from axonal_identity.api_keys import rpc as api_keys_rpc
+from axonal_identity.audit import handlers as audit_handlers
+from axonal_identity.context import Context
+from axonal_identity.projects import rpc as projects_rpc
+from axonal_identity.settings import IdentitySettings
 
+__all__ = ["SERVICE", "build_app"]
 
-def register(ctx: ServiceContext) -> None:
-    handlers.register(ctx)
-    rpc.register(ctx)
-    keys_rpc.register(ctx)
-
-
-DEFINITION = ServiceDefinition(
+SERVICE = Service(
     name="identity",
     version="0.1.0",
     migrations=Path(__file__).resolve().parents[2] / "migrations",
-    register=register,
 )
+
+
+def build_app(settings: IdentitySettings) -> FastStream:
+    """The identity service on ``settings``: ``await build_app(settings).run()``."""
+    ctx = Context(SERVICE, settings)
+    projects_rpc.register(ctx)
+    api_keys_rpc.register(ctx)
+    audit_handlers.register(ctx)
+    return ctx.application()

@@ -20,6 +20,7 @@ from axonal_events.metrics import (
     DeleteAlertRule,
     ListAlertRules,
 )
+from axonal_events.rpcs import Tracking
 
 __all__ = ["router"]
 
@@ -32,13 +33,13 @@ async def create_alert(
     gw: GatewayDep, owner: Owner, project: Project, rule: AlertCondition
 ) -> AlertRuleInfo:
     spec = AlertRuleSpec(project=f"{owner}/{project}", **rule.model_dump())
-    return await gw.call("tracking", "create_alert", spec, AlertRuleInfo)
+    return await gw.call(Tracking.create_alert, spec)
 
 
 @router.get("", summary="List the alert rules")
 async def list_alerts(gw: GatewayDep, owner: Owner, project: Project) -> AlertRuleList:
     query = ListAlertRules(project=f"{owner}/{project}")
-    return await gw.call("tracking", "list_alerts", query, AlertRuleList)
+    return await gw.call(Tracking.list_alerts, query)
 
 
 @router.delete("/{rule_id}", summary="Delete an alert rule; the rules left")
@@ -46,4 +47,4 @@ async def delete_alert(
     gw: GatewayDep, owner: Owner, project: Project, rule_id: RuleId
 ) -> AlertRuleList:
     query = DeleteAlertRule(project=f"{owner}/{project}", id=rule_id)
-    return await gw.call("tracking", "delete_alert", query, AlertRuleList)
+    return await gw.call(Tracking.delete_alert, query)

@@ -15,6 +15,7 @@ from axonal_events.api_keys import (
     ListApiKeysRequest,
     RevokeApiKeyRequest,
 )
+from axonal_events.rpcs import Identity
 
 __all__ = ["router"]
 
@@ -31,16 +32,16 @@ async def create_key(
     note: Annotated[str | None, Body(embed=True, max_length=500)] = None,
 ) -> ApiKeyCreated:
     request = CreateApiKeyRequest(project=f"{owner}/{project}", note=note)
-    return await gw.call("identity", "create_api_key", request, ApiKeyCreated)
+    return await gw.call(Identity.create_api_key, request)
 
 
 @router.get("", summary="List the project's API keys (without secrets)")
 async def list_keys(gw: GatewayDep, owner: Owner, project: Project) -> ApiKeyList:
     request = ListApiKeysRequest(project=f"{owner}/{project}")
-    return await gw.call("identity", "list_api_keys", request, ApiKeyList)
+    return await gw.call(Identity.list_api_keys, request)
 
 
 @router.delete("/{public_key}", summary="Revoke an API key")
 async def revoke_key(gw: GatewayDep, owner: Owner, project: Project, public_key: str) -> ApiKeyList:
     request = RevokeApiKeyRequest(project=f"{owner}/{project}", public_key=public_key)
-    return await gw.call("identity", "revoke_api_key", request, ApiKeyList)
+    return await gw.call(Identity.revoke_api_key, request)

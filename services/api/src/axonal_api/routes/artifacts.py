@@ -37,6 +37,7 @@ from axonal_events.artifacts import (
     ListArtifacts,
     ReadLineage,
 )
+from axonal_events.rpcs import Tracking
 from axonal_storage import ArtifactNotFoundError, ArtifactStore, InvalidKeyError, StorageError
 from axonal_storage import open_store as open_artifact_store
 
@@ -95,9 +96,9 @@ def _summary(header: str | None) -> dict[str, object]:
     except ValueError:
         value = None
     if not isinstance(value, dict):
-        raise ApiError(400, "invalid_request", "the Axonal-Summary header must be a JSON object")
+        raise ApiError(400, "invalid", "the Axonal-Summary header must be a JSON object")
     if len(json.dumps(value, separators=(",", ":"))) > MAX_SUMMARY_BYTES:
-        raise ApiError(400, "invalid_request", f"the summary is over {MAX_SUMMARY_BYTES} bytes")
+        raise ApiError(400, "invalid", f"the summary is over {MAX_SUMMARY_BYTES} bytes")
     return value
 
 
@@ -126,9 +127,9 @@ async def _stream_into(
     except _TooLarge:
         raise _too_large(limit) from None
     except InvalidKeyError as exc:
-        raise ApiError(400, "invalid_request", f"bad artifact path: {exc.reason}") from None
+        raise ApiError(400, "invalid", f"bad artifact path: {exc.reason}") from None
     except ClientDisconnect:
-        raise ApiError(400, "invalid_request", "the upload was cut short") from None
+        raise ApiError(400, "invalid", "the upload was cut short") from None
     except StorageError as exc:
         raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
     return size, digest.hexdigest()
@@ -166,7 +167,7 @@ async def upload(
     if not _NAME.match(name):
         raise ApiError(
             400,
-            "invalid_request",
+            "invalid",
             f"bad artifact name {name!r}: 1 to 200 letters, digits or _ . / : - "
             "(pass ?name= when the path is not one)",
         )
@@ -189,7 +190,7 @@ async def upload(
             created_at=datetime.now(UTC),
         )
     except ValidationError as exc:
-        raise ApiError(400, "invalid_request", f"bad artifact: {exc.errors()[0]['msg']}") from None
+        raise ApiError(400, "invalid", f"bad artifact: {exc.errors()[0]['msg']}") from None
     msg_id = hashlib.sha256(f"{run.uuid}:{name}:{step}:{sha256}".encode()).hexdigest()
     await gw.ingest(f"artifacts.{run.uuid}", record.model_dump_json().encode(), msg_id)
     return record
@@ -200,9 +201,7 @@ async def list_artifacts(
     gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid
 ) -> ArtifactList:
     run = await get_run_checked(gw, owner, project, run_uuid)
-    return await gw.call(
-        "tracking", "list_artifacts", ListArtifacts(run_uuid=run.uuid), ArtifactList
-    )
+    return await gw.call(Tracking.list_artifacts, ListArtifacts(run_uuid=run.uuid))
 
 
 @router.get(
@@ -239,4 +238,4 @@ async def lineage(gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunU
     """Each input and output with the other runs of the project that produced or consumed the
     same bytes (sha256) or the same key."""
     run = await get_run_checked(gw, owner, project, run_uuid)
-    return await gw.call("tracking", "lineage", ReadLineage(run_uuid=run.uuid), Lineage)
+    return await gw.call(Tracking.lineage, ReadLineage(run_uuid=run.uuid))

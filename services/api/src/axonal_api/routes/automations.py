@@ -23,6 +23,7 @@ from axonal_events.automations import (
     ListAutomations,
     ListFirings,
 )
+from axonal_events.rpcs import Scheduler
 
 __all__ = ["router"]
 
@@ -37,13 +38,13 @@ async def create_automation(
     gw: GatewayDep, owner: Owner, project: Project, rule: AutomationConfig
 ) -> AutomationInfo:
     spec = AutomationSpec(project=f"{owner}/{project}", **rule.model_dump())
-    return await gw.call("scheduler", "create_automation", spec, AutomationInfo)
+    return await gw.call(Scheduler.create_automation, spec)
 
 
 @router.get("", summary="List the automation rules")
 async def list_automations(gw: GatewayDep, owner: Owner, project: Project) -> AutomationList:
     query = ListAutomations(project=f"{owner}/{project}")
-    return await gw.call("scheduler", "list_automations", query, AutomationList)
+    return await gw.call(Scheduler.list_automations, query)
 
 
 @router.delete("/{automation_id}", summary="Delete a rule and its firings; the rules left")
@@ -51,7 +52,7 @@ async def delete_automation(
     gw: GatewayDep, owner: Owner, project: Project, automation_id: AutomationId
 ) -> AutomationList:
     query = DeleteAutomation(project=f"{owner}/{project}", id=automation_id)
-    return await gw.call("scheduler", "delete_automation", query, AutomationList)
+    return await gw.call(Scheduler.delete_automation, query)
 
 
 @router.get("/{automation_id}/firings", summary="The newest firings of a rule")
@@ -63,4 +64,4 @@ async def list_firings(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> FiringList:
     query = ListFirings(project=f"{owner}/{project}", id=automation_id, limit=limit)
-    return await gw.call("scheduler", "automation_firings", query, FiringList)
+    return await gw.call(Scheduler.automation_firings, query)

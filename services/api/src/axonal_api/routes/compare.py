@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project, get_run_checked
 from axonal_events import RunStatus
-from axonal_events.metrics import LatestMetrics, ReadLatest
+from axonal_events.metrics import ReadLatest
+from axonal_events.rpcs import Tracking
 
 __all__ = ["ComparedRun", "Comparison", "router"]
 
@@ -55,9 +56,7 @@ async def compare(gw: GatewayDep, owner: Owner, project: Project, run: RunList) 
     """404 when a run is not in this project."""
     uuids = list(dict.fromkeys(run))  # each run once, in the order given
     infos = await asyncio.gather(*(get_run_checked(gw, owner, project, u) for u in uuids))
-    latest = await gw.call(
-        "tracking", "latest", ReadLatest(run_uuids=[i.uuid for i in infos]), LatestMetrics
-    )
+    latest = await gw.call(Tracking.latest, ReadLatest(run_uuids=[i.uuid for i in infos]))
     runs = [
         ComparedRun(
             uuid=i.uuid,

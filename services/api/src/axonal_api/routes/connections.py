@@ -30,6 +30,7 @@ from axonal_events.connections import (
     ListConnections,
     ReplayConnection,
 )
+from axonal_events.rpcs import Notifications
 from axonal_events.webhooks import DeliveryList, DeliveryStatus, ReplayResult
 
 __all__ = ["router"]
@@ -54,13 +55,13 @@ async def create_connection(
     gw: GatewayDep, owner: Owner, project: Project, connection: ConnectionConfig
 ) -> ConnectionInfo:
     spec = ConnectionSpec(project=f"{owner}/{project}", **connection.model_dump())
-    return await gw.call("notifications", "create_connection", spec, ConnectionInfo)
+    return await gw.call(Notifications.create_connection, spec)
 
 
 @connections.get("", summary="List the connections, secrets masked")
 async def list_connections(gw: GatewayDep, owner: Owner, project: Project) -> ConnectionList:
     query = ListConnections(project=f"{owner}/{project}")
-    return await gw.call("notifications", "list_connections", query, ConnectionList)
+    return await gw.call(Notifications.list_connections, query)
 
 
 @connections.get("/{name}", summary="One connection, secrets masked")
@@ -68,7 +69,7 @@ async def get_connection(
     gw: GatewayDep, owner: Owner, project: Project, name: Name
 ) -> ConnectionInfo:
     query = ConnectionRef(project=f"{owner}/{project}", name=name)
-    return await gw.call("notifications", "get_connection", query, ConnectionInfo)
+    return await gw.call(Notifications.get_connection, query)
 
 
 @connections.delete(
@@ -79,7 +80,7 @@ async def delete_connection(
     gw: GatewayDep, owner: Owner, project: Project, name: Name
 ) -> ConnectionList:
     query = ConnectionRef(project=f"{owner}/{project}", name=name)
-    return await gw.call("notifications", "delete_connection", query, ConnectionList)
+    return await gw.call(Notifications.delete_connection, query)
 
 
 @connections.get(
@@ -97,13 +98,13 @@ async def list_deliveries(
     query = ConnectionDeliveries(
         project=f"{owner}/{project}", name=name, status=status, limit=limit
     )
-    return await gw.call("notifications", "connection_deliveries", query, DeliveryList)
+    return await gw.call(Notifications.connection_deliveries, query)
 
 
 @connections.post("/{name}/replay", summary="Send every dead delivery again")
 async def replay_dead(gw: GatewayDep, owner: Owner, project: Project, name: Name) -> ReplayResult:
     query = ReplayConnection(project=f"{owner}/{project}", name=name)
-    return await gw.call("notifications", "replay_connection", query, ReplayResult)
+    return await gw.call(Notifications.replay_connection, query)
 
 
 @connections.post(
@@ -114,7 +115,7 @@ async def replay_one(
     gw: GatewayDep, owner: Owner, project: Project, name: Name, delivery_id: DeliveryId
 ) -> ReplayResult:
     query = ReplayConnection(project=f"{owner}/{project}", name=name, delivery_id=delivery_id)
-    return await gw.call("notifications", "replay_connection", query, ReplayResult)
+    return await gw.call(Notifications.replay_connection, query)
 
 
 @alert_routes.post("", status_code=201, summary="Send matching events to a connection")
@@ -122,13 +123,13 @@ async def create_route(
     gw: GatewayDep, owner: Owner, project: Project, route: AlertRouteConfig
 ) -> AlertRouteInfo:
     spec = AlertRouteSpec(project=f"{owner}/{project}", **route.model_dump())
-    return await gw.call("notifications", "create_alert_route", spec, AlertRouteInfo)
+    return await gw.call(Notifications.create_alert_route, spec)
 
 
 @alert_routes.get("", summary="List the alert routes")
 async def list_routes(gw: GatewayDep, owner: Owner, project: Project) -> AlertRouteList:
     query = ListAlertRoutes(project=f"{owner}/{project}")
-    return await gw.call("notifications", "list_alert_routes", query, AlertRouteList)
+    return await gw.call(Notifications.list_alert_routes, query)
 
 
 @alert_routes.delete("/{route_id}", summary="Delete a route; those left")
@@ -136,7 +137,7 @@ async def delete_route(
     gw: GatewayDep, owner: Owner, project: Project, route_id: RouteId
 ) -> AlertRouteList:
     query = DeleteAlertRoute(project=f"{owner}/{project}", id=route_id)
-    return await gw.call("notifications", "delete_alert_route", query, AlertRouteList)
+    return await gw.call(Notifications.delete_alert_route, query)
 
 
 router = APIRouter()

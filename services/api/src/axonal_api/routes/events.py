@@ -69,12 +69,12 @@ async def publish_events(
     elif media == BATCH:
         docs = _json(body)
         if not isinstance(docs, list) or not 1 <= len(docs) <= MAX_BATCH:
-            raise ApiError(400, "invalid_request", f"a batch is a JSON array of 1 to {MAX_BATCH}")
+            raise ApiError(400, "invalid", f"a batch is a JSON array of 1 to {MAX_BATCH}")
     elif "ce-specversion" in request.headers:
         try:
             docs = [from_binary(request.headers, body)]
         except ValueError as exc:
-            raise ApiError(400, "invalid_request", str(exc)) from None
+            raise ApiError(400, "invalid", str(exc)) from None
     else:
         raise ApiError(
             415,
@@ -105,15 +105,15 @@ def _json(body: bytes) -> Any:
     try:
         return json.loads(body)
     except ValueError:
-        raise ApiError(400, "invalid_request", "the body is not JSON") from None
+        raise ApiError(400, "invalid", "the body is not JSON") from None
 
 
 def _event(doc: Any, index: int, project: str) -> ExternalEvent:
     if not isinstance(doc, dict):
-        raise ApiError(400, "invalid_request", f"event {index}: not a JSON object")
+        raise ApiError(400, "invalid", f"event {index}: not a JSON object")
     if doc.get("project", project) != project:
         raise ApiError(
-            400, "invalid_request", f"event {index}: its project extension is not {project}"
+            400, "invalid", f"event {index}: its project extension is not {project}"
         )
     try:
         return ExternalEvent.model_validate({**doc, "project": project})

@@ -17,6 +17,7 @@ from axonal_api.errors import ApiError
 from axonal_api.models import MetricsAccepted
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
 from axonal_events.metrics import MetricBatch, ReadSeries, SeriesList
+from axonal_events.rpcs import Tracking
 
 __all__ = ["router"]
 
@@ -35,7 +36,7 @@ async def log_metrics(
     """Up to 10,000 points; NaN and infinity are refused (422)."""
     run = await get_run_checked(gw, owner, project, run_uuid)
     if batch.run_uuid != run.uuid:
-        raise ApiError(400, "invalid_request", "the batch's run_uuid is not the run in the path")
+        raise ApiError(400, "invalid", "the batch's run_uuid is not the run in the path")
     msg_id = idempotency_key or uuid.uuid4().hex
     await gw.ingest(f"metrics.{run.uuid}", batch.model_dump_json().encode(), msg_id)
     return MetricsAccepted(run_uuid=run.uuid, points=len(batch.points))
@@ -55,4 +56,4 @@ async def read_metrics(
     """Each series cut into equal step buckets: last step and value, min and max per bucket."""
     run = await get_run_checked(gw, owner, project, run_uuid)
     query = ReadSeries(run_uuids=[run.uuid], names=name or [], points=points)
-    return await gw.call("tracking", "series", query, SeriesList)
+    return await gw.call(Tracking.series, query)

@@ -21,6 +21,7 @@ from axonal_events.llm_models import (
     ModelSpec,
     ModelTerms,
 )
+from axonal_events.rpcs import Tracking
 
 __all__ = ["router"]
 
@@ -37,7 +38,7 @@ async def list_models(
 ) -> ModelPage:
     project_id = await project_id_of(gw, owner, project)
     query = ListModels(project_id=project_id, page=page, limit=limit)
-    return await gw.call("tracking", "list_models", query, ModelPage)
+    return await gw.call(Tracking.list_models, query)
 
 
 @router.post("", status_code=201, summary="Define a model's prices for this project")
@@ -46,7 +47,7 @@ async def create_model(
 ) -> ModelDefinition:
     project_id = await project_id_of(gw, owner, project)
     spec = ModelSpec(project_id=project_id, **terms.model_dump())
-    return await gw.call("tracking", "create_model", spec, ModelDefinition)
+    return await gw.call(Tracking.create_model, spec)
 
 
 @router.delete("/{model_id}", summary="Delete one of the project's definitions")
@@ -55,4 +56,4 @@ async def delete_model(
 ) -> ModelDefinition:
     project_id = await project_id_of(gw, owner, project)
     query = DeleteModel(project_id=project_id, id=model_id)
-    return await gw.call("tracking", "delete_model", query, ModelDefinition)
+    return await gw.call(Tracking.delete_model, query)

@@ -23,10 +23,10 @@ from axonal_events.llm_models import (
     GetModel,
     ListModels,
     ModelDefinition,
-    ModelPage,
     ModelSpec,
     UsageUnit,
 )
+from axonal_events.rpcs import Tracking
 from axonal_traces.values import error_reason
 
 __all__ = ["router"]
@@ -80,7 +80,7 @@ def _tiers(body: CreateModelBody) -> list[dict[str, Any]]:
         flat = (body.input_price, body.output_price, body.total_price)
         if any(price is not None for price in flat):
             raise ApiError(
-                400, "invalid_request", "send either pricingTiers or the flat prices, not both"
+                400, "invalid", "send either pricingTiers or the flat prices, not both"
             )
         return [_snake_keys(tier) for tier in body.pricing_tiers]
     flat_prices = {
@@ -90,7 +90,7 @@ def _tiers(body: CreateModelBody) -> list[dict[str, Any]]:
     }
     prices = {k: v for k, v in flat_prices.items() if v is not None}
     if not prices:
-        raise ApiError(400, "invalid_request", "a model needs prices: inputPrice, outputPrice, "
+        raise ApiError(400, "invalid", "a model needs prices: inputPrice, outputPrice, "
                        "totalPrice or pricingTiers")  # fmt: skip
     return [{"name": "Standard", "is_default": True, "prices": prices}]
 
@@ -148,8 +148,8 @@ async def create_model(
             }
         )
     except ValidationError as exc:
-        raise ApiError(400, "invalid_request", error_reason(exc)) from None
-    return _langfuse(await gw.call("tracking", "create_model", spec, ModelDefinition))
+        raise ApiError(400, "invalid", error_reason(exc)) from None
+    return _langfuse(await gw.call(Tracking.create_model, spec))
 
 
 @router.get("", summary="The project's model definitions, then the shipped ones")
@@ -160,7 +160,7 @@ async def list_models(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
 ) -> dict[str, Any]:
     query = ListModels(project_id=project.id, page=page, limit=limit)
-    found = await gw.call("tracking", "list_models", query, ModelPage)
+    found = await gw.call(Tracking.list_models, query)
     return {
         "data": [_langfuse(d) for d in found.data],
         "meta": {to_camel(k): v for k, v in found.meta.model_dump().items()},
@@ -170,11 +170,11 @@ async def list_models(
 @router.get("/{model_id}", summary="One model definition")
 async def get_model(gw: GatewayDep, project: KeyProjectDep, model_id: str) -> dict[str, Any]:
     query = GetModel(project_id=project.id, id=model_id)
-    return _langfuse(await gw.call("tracking", "get_model", query, ModelDefinition))
+    return _langfuse(await gw.call(Tracking.get_model, query))
 
 
 @router.delete("/{model_id}", status_code=204, summary="Delete one of the project's definitions")
 async def delete_model(gw: GatewayDep, project: KeyProjectDep, model_id: str) -> Response:
     query = DeleteModel(project_id=project.id, id=model_id)
-    await gw.call("tracking", "delete_model", query, ModelDefinition)
+    await gw.call(Tracking.delete_model, query)
     return Response(status_code=204)

@@ -16,6 +16,7 @@ from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep
 from axonal_events.api_keys import KeyProject
+from axonal_events.rpcs import Tracking
 from axonal_events.traces import (
     GetSession,
     GetTrace,
@@ -24,18 +25,12 @@ from axonal_events.traces import (
     ListSessions,
     ListTraces,
     ObservationLevel,
-    ObservationPage,
     ObservationType,
     ObservationView,
     ScoreDataType,
-    ScorePage,
     ScoreSource,
     ScoreView,
-    SessionPage,
     SessionView,
-    SessionWithTraces,
-    TraceDetail,
-    TracePage,
     TraceView,
 )
 
@@ -161,15 +156,13 @@ async def list_traces(
     environment: Many = None,
 ) -> dict[str, Any]:
     query = _query(ListTraces, project, locals())
-    found = await gw.call("tracking", "list_traces", query, TracePage)
+    found = await gw.call(Tracking.list_traces, query)
     return {"data": [_trace(t, project) for t in found.data], "meta": _meta(found.meta)}
 
 
 @router.get("/traces/{trace_id}", summary="A trace with its observations and scores")
 async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> dict[str, Any]:
-    found = await gw.call(
-        "tracking", "get_trace", GetTrace(project_id=project.id, id=trace_id), TraceDetail
-    )
+    found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
     return _trace(found.trace, project) | {
         "observations": [_observation(o) for o in found.observations],
         "scores": [_score(s) for s in found.scores],
@@ -201,7 +194,7 @@ async def list_observations(
         fromStartTime="from_timestamp",
         toStartTime="to_timestamp",
     )
-    found = await gw.call("tracking", "list_observations", query, ObservationPage)
+    found = await gw.call(Tracking.list_observations, query)
     return {"data": [_observation(o) for o in found.data], "meta": {"cursor": found.cursor}}
 
 
@@ -216,14 +209,14 @@ async def list_sessions(
     environment: Many = None,
 ) -> dict[str, Any]:
     query = _query(ListSessions, project, locals())
-    found = await gw.call("tracking", "list_sessions", query, SessionPage)
+    found = await gw.call(Tracking.list_sessions, query)
     return {"data": [_session(s) for s in found.data], "meta": _meta(found.meta)}
 
 
 @router.get("/sessions/{session_id}", summary="A session with its traces")
 async def get_session(gw: GatewayDep, project: KeyProjectDep, session_id: str) -> dict[str, Any]:
     query = GetSession(project_id=project.id, id=session_id)
-    found = await gw.call("tracking", "get_session", query, SessionWithTraces)
+    found = await gw.call(Tracking.get_session, query)
     return _session(found.session) | {"traces": [_trace(t, project) for t in found.traces]}
 
 
@@ -250,7 +243,7 @@ async def list_scores_v3(
     toTimestamp: Time = None,  # noqa: N803
 ) -> dict[str, Any]:
     query = _query(ListScores, project, locals(), experimentId="dataset_run_id")
-    found = await gw.call("tracking", "list_scores", query, ScorePage)
+    found = await gw.call(Tracking.list_scores, query)
     data = [_score(s, polymorphic=True) for s in found.data]
     return {"data": data, "meta": {"cursor": found.cursor}}
 
@@ -277,5 +270,5 @@ async def list_scores_v2(
     dataType: ScoreDataType | None = None,  # noqa: N803
 ) -> dict[str, Any]:
     query = _query(ListScores, project, {**locals(), "scoreIds": _ids(scoreIds)}, scoreIds="id")
-    found = await gw.call("tracking", "list_scores", query, ScorePage)
+    found = await gw.call(Tracking.list_scores, query)
     return {"data": [_score(s) for s in found.data], "meta": _meta(found.meta)}

@@ -15,6 +15,7 @@ from axonal_api.models import ActionAccepted, CreateRun, ErrorBody, RunCreated
 from axonal_api.validation import problems_of, validate_submission
 from axonal_events import RunStatus
 from axonal_events.commands import RunAction, SubmitRun
+from axonal_events.rpcs import Scheduler
 from axonal_events.runs import (
     GetRun,
     ListRuns,
@@ -42,7 +43,7 @@ router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["runs"], respo
 
 async def get_run_checked(gw: GatewayDep, owner: str, project: str, run_uuid: str) -> RunInfo:
     """The run, or a 404 when it does not exist or belongs to another project."""
-    run = await gw.call("scheduler", "get_run", GetRun(run_uuid=run_uuid), RunInfo)
+    run = await gw.call(Scheduler.get_run, GetRun(run_uuid=run_uuid))
     if (run.owner, run.project) != (owner, project):
         raise ApiError(404, "not_found", f"not found: run {run_uuid} in {owner}/{project}")
     return run
@@ -105,7 +106,7 @@ async def list_runs(
         limit=limit,
         offset=offset,
     )
-    return await gw.call("scheduler", "list_runs", query, RunList)
+    return await gw.call(Scheduler.list_runs, query)
 
 
 @router.get("/{run_uuid}", summary="Get a run")
@@ -118,7 +119,7 @@ async def statuses(
     gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid
 ) -> StatusHistory:
     await get_run_checked(gw, owner, project, run_uuid)
-    return await gw.call("scheduler", "statuses", GetRun(run_uuid=run_uuid), StatusHistory)
+    return await gw.call(Scheduler.statuses, GetRun(run_uuid=run_uuid))
 
 
 @router.get("/{run_uuid}/logs", summary="A page of a run's logs")
@@ -132,7 +133,7 @@ async def logs(
 ) -> LogPage:
     await get_run_checked(gw, owner, project, run_uuid)
     query = ReadLogs(run_uuid=run_uuid, after=after, limit=limit)
-    return await gw.call("scheduler", "logs", query, LogPage)
+    return await gw.call(Scheduler.logs, query)
 
 
 Verb = Literal["stop", "restart", "resume", "approve", "skip"]

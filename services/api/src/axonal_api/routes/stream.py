@@ -23,7 +23,8 @@ from axonal_api.deps import GatewayDep
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
 from axonal_bus.aio import wait_event
-from axonal_events.runs import LogPage, ReadLogs
+from axonal_events.rpcs import Scheduler
+from axonal_events.runs import ReadLogs
 
 __all__ = ["router", "sse"]
 
@@ -50,7 +51,7 @@ class _Reader:
     async def read(self) -> AsyncIterator[bytes]:
         while True:
             query = ReadLogs(run_uuid=self.run_uuid, after=self.last, limit=PAGE)
-            page = await self.gw.call("scheduler", "logs", query, LogPage)
+            page = await self.gw.call(Scheduler.logs, query)
             for line in page.lines:
                 self.last = max(self.last, line.seq)
                 yield sse("log", line.model_dump(mode="json"), line.seq)

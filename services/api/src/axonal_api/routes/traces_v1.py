@@ -16,8 +16,9 @@ from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
-from axonal_events.identity import ListProjectsRequest, ProjectList
-from axonal_events.traces import GetTrace, ListTraces, PageMeta, TraceDetail, TracePage, TraceView
+from axonal_events.identity import ListProjectsRequest
+from axonal_events.rpcs import Identity, Tracking
+from axonal_events.traces import GetTrace, ListTraces, PageMeta, TraceDetail, TraceView
 
 __all__ = ["project_id_of", "router"]
 
@@ -40,7 +41,7 @@ class TraceRows(BaseModel):
 async def project_id_of(gw: Gateway, owner: str, project: str) -> str:
     """The id of the project ``owner/project`` (404 when there is none)."""
     query = ListProjectsRequest(owner=owner)
-    found = await gw.call("identity", "list_projects", query, ProjectList)
+    found = await gw.call(Identity.list_projects, query)
     for candidate in found.projects:
         if candidate.name == project:
             return candidate.id
@@ -75,12 +76,9 @@ async def list_traces(
         page=page,
         limit=limit,
     )
-    found = await gw.call("tracking", "list_traces", query, TracePage)
+    found = await gw.call(Tracking.list_traces, query)
     details = await asyncio.gather(
-        *(
-            gw.call("tracking", "get_trace", GetTrace(project_id=project_id, id=t.id), TraceDetail)
-            for t in found.data
-        )
+        *(gw.call(Tracking.get_trace, GetTrace(project_id=project_id, id=t.id)) for t in found.data)
     )
     rows = [
         TraceRow(**trace.model_dump(), total_tokens=_tokens(detail))
@@ -93,4 +91,4 @@ async def list_traces(
 async def get_trace(gw: GatewayDep, owner: Owner, project: Project, trace_id: str) -> TraceDetail:
     project_id = await project_id_of(gw, owner, project)
     query = GetTrace(project_id=project_id, id=trace_id)
-    return await gw.call("tracking", "get_trace", query, TraceDetail)
+    return await gw.call(Tracking.get_trace, query)

@@ -7,7 +7,7 @@ process reports its tags and progress too); only a non-managed run may be ended 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Header
 from pydantic import BaseModel
@@ -16,6 +16,8 @@ from axonal_api.deps import GatewayDep
 from axonal_api.idempotency import submit_ids
 from axonal_api.models import CreateTrackedRun, EndRunIn, RunPatch
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
+from axonal_events import Rpc
+from axonal_events.rpcs import Scheduler
 from axonal_events.runs import EndRun, RunInfo, TrackRun, UpdateRun
 
 __all__ = ["router"]
@@ -42,27 +44,29 @@ async def create_tracked(
         tags=body.tags,
         inputs=body.inputs,
     )
-    return await gw.call("scheduler", "track_run", request, RunInfo)
+    return await gw.call(Scheduler.track_run, request)
+
+
+Change = TypeVar("Change", UpdateRun, EndRun)
 
 
 async def _change(
     gw: GatewayDep,
     path: tuple[str, str, str],
-    method: str,
-    request: type[UpdateRun | EndRun],
+    method: Rpc[Change, RunInfo],
     body: BaseModel,
 ) -> RunInfo:
     """The scheduler's ``method`` on the run at ``path`` (owner, project, uuid), with ``body``."""
     run = await get_run_checked(gw, *path)
-    payload = request(run_uuid=run.uuid, **body.model_dump())
-    return await gw.call("scheduler", method, payload, RunInfo)
+    payload = method.request(run_uuid=run.uuid, **body.model_dump())
+    return await gw.call(method, payload)
 
 
 @router.patch("/{run_uuid}", summary="Merge inputs, outputs, tags and progress into a run")
 async def patch_run(
     gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid, body: RunPatch
 ) -> RunInfo:
-    return await _change(gw, (owner, project, run_uuid), "update_run", UpdateRun, body)
+    return await _change(gw, (owner, project, run_uuid), Scheduler.update_run, body)
 
 
 @router.post("/{run_uuid}/end", summary="End a run tracked from the SDK")
@@ -70,4 +74,4 @@ async def end_run(
     gw: GatewayDep, owner: Owner, project: Project, run_uuid: RunUuid, body: EndRunIn
 ) -> RunInfo:
     """409 for a run an agent executes (stop it instead); a done run is returned as it is."""
-    return await _change(gw, (owner, project, run_uuid), "end_run", EndRun, body)
+    return await _change(gw, (owner, project, run_uuid), Scheduler.end_run, body)

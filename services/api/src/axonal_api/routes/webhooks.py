@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path, Query
 from axonal_api.deps import GatewayDep
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_events.rpcs import Notifications
 from axonal_events.webhooks import (
     DeleteWebhook,
     DeliveryList,
@@ -42,13 +43,13 @@ async def create_webhook(
     gw: GatewayDep, owner: Owner, project: Project, webhook: WebhookConfig
 ) -> WebhookInfo:
     spec = WebhookSpec(project=f"{owner}/{project}", **webhook.model_dump())
-    return await gw.call("notifications", "create_webhook", spec, WebhookInfo)
+    return await gw.call(Notifications.create_webhook, spec)
 
 
 @router.get("", summary="List the webhook subscriptions")
 async def list_webhooks(gw: GatewayDep, owner: Owner, project: Project) -> WebhookList:
     query = ListWebhooks(project=f"{owner}/{project}")
-    return await gw.call("notifications", "list_webhooks", query, WebhookList)
+    return await gw.call(Notifications.list_webhooks, query)
 
 
 @router.delete("/{webhook_id}", summary="Delete a subscription and its deliveries; those left")
@@ -56,7 +57,7 @@ async def delete_webhook(
     gw: GatewayDep, owner: Owner, project: Project, webhook_id: WebhookId
 ) -> WebhookList:
     query = DeleteWebhook(project=f"{owner}/{project}", id=webhook_id)
-    return await gw.call("notifications", "delete_webhook", query, WebhookList)
+    return await gw.call(Notifications.delete_webhook, query)
 
 
 @router.get("/{webhook_id}/deliveries", summary="The newest deliveries with their attempts")
@@ -71,7 +72,7 @@ async def list_deliveries(
     query = ListDeliveries(
         project=f"{owner}/{project}", webhook_id=webhook_id, status=status, limit=limit
     )
-    return await gw.call("notifications", "deliveries", query, DeliveryList)
+    return await gw.call(Notifications.deliveries, query)
 
 
 @router.post("/{webhook_id}/replay", summary="Send every dead delivery again")
@@ -92,4 +93,4 @@ async def _replay(
     gw: Gateway, project: str, webhook_id: str, delivery_id: str | None
 ) -> ReplayResult:
     query = ReplayDeliveries(project=project, webhook_id=webhook_id, delivery_id=delivery_id)
-    return await gw.call("notifications", "replay", query, ReplayResult)
+    return await gw.call(Notifications.replay, query)

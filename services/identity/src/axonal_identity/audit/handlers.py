@@ -1,4 +1,4 @@
-"""Subscribers: every event on the bus lands in the audit log, once.
+"""Consumer: every event on the bus lands in the audit log, once.
 
 Events are read in batches (see :mod:`axonal_bus.batches`) and each batch's audited events
 are inserted in one statement, keyed by event id (an event seen again adds nothing); the
@@ -14,12 +14,12 @@ from pydantic import ValidationError
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Permanent
-from axonal_bus.service import ServiceContext
 from axonal_events import CloudEvent
-from axonal_identity import store
+from axonal_identity.audit import store
+from axonal_identity.context import Context
 from axonal_identity.domain.audit import NOT_AUDITED, is_audited
 
-__all__ = ["decode_envelope", "register"]
+__all__ = ["decode_envelope", "on_events", "register"]
 
 AuditedEvent = CloudEvent[dict[str, Any]]
 
@@ -32,13 +32,14 @@ def decode_envelope(raw: bytes) -> AuditedEvent:
         raise Permanent(f"not a CloudEvents envelope: {exc.errors()[0]['msg']}") from None
 
 
-def register(ctx: ServiceContext) -> None:
-    async def on_batch(batch: Sequence[AuditedEvent]) -> None:
-        audited = [event for event in batch if is_audited(event.type)]
-        if audited:
-            async with ctx.pool.acquire() as conn:
-                await store.record_audits(conn, audited)
+async def on_events(ctx: Context, batch: Sequence[AuditedEvent]) -> None:
+    audited = [event for event in batch if is_audited(event.type)]
+    if audited:
+        async with ctx.pool.acquire() as conn:
+            await store.record_audits(conn, audited)
 
+
+def register(ctx: Context) -> None:
     spec = ConsumerSpec(
         durable="identity-audit",
         filter_subjects=[ctx.subjects.events()],
@@ -49,4 +50,4 @@ def register(ctx: ServiceContext) -> None:
     )
     # never decoded: they are the most frequent events, and none is audited
     ignored = frozenset(ctx.subjects.event(name) for name in NOT_AUDITED)
-    ctx.consume_batches(spec, on_batch, ignored=ignored)
+    ctx.consume_batches(spec, on_events, ignored=ignored)

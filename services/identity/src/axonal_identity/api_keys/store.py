@@ -1,4 +1,4 @@
-"""SQL for project API keys (identity schema)."""
+"""SQL of the ``api_keys`` table (and the project a key belongs to)."""
 
 from __future__ import annotations
 

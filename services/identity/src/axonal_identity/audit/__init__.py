@@ -1,0 +1,1 @@
+"""The audit log: every event of the namespace, recorded once."""

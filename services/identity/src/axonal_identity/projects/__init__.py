@@ -1,0 +1,1 @@
+"""Projects: created and listed over RPC; ``project.created`` leaves through the outbox."""

@@ -1,0 +1,31 @@
+"""SQL of the ``projects`` table."""
+
+from __future__ import annotations
+
+from axonal_db import Connection
+from axonal_events import ProjectCreated
+from axonal_events.identity import Project
+
+__all__ = ["insert_project", "list_projects"]
+
+
+async def insert_project(conn: Connection, project: ProjectCreated) -> Project | None:
+    """Insert the project; ``None`` when the owner already has one of that name."""
+    row = await conn.fetchrow(
+        "INSERT INTO projects (id, owner, name, description) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (owner, name) DO NOTHING RETURNING id, owner, name, description, created_at",
+        project.project_id,
+        project.owner,
+        project.name,
+        project.description,
+    )
+    return Project.model_validate(dict(row)) if row else None
+
+
+async def list_projects(conn: Connection, owner: str | None) -> list[Project]:
+    rows = await conn.fetch(
+        "SELECT id, owner, name, description, created_at FROM projects "
+        "WHERE $1::text IS NULL OR owner = $1 ORDER BY owner, name",
+        owner,
+    )
+    return [Project.model_validate(dict(row)) for row in rows]
