@@ -9,19 +9,16 @@ import nats
 
 from axonal_bus import rpc
 from axonal_events import Subjects
-from axonal_events.identity import CreateProjectRequest, Project
+from axonal_events.identity import CreateProjectRequest
+from axonal_events.rpcs import Identity
 
 
 async def main(nats_url: str, owner: str = "acme", name: str = "churn-model") -> None:
     nc = await nats.connect(nats_url)
     subjects = Subjects()
     seen = await nc.subscribe(subjects.event("project.created"))  # a plain observer
-    project = await rpc.request(
-        nc,
-        subjects.rpc("identity", "create_project"),
-        CreateProjectRequest(owner=owner, name=name),
-        Project,
-    )
+    request = CreateProjectRequest(owner=owner, name=name)
+    project = await rpc.call(nc, subjects, Identity.create_project, request)
     event = json.loads((await seen.next_msg(timeout=5)).data)
     print(project.id, event["type"], event["data"]["name"])
     await nc.close()
