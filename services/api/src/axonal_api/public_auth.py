@@ -16,8 +16,8 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from axonal_api.bodies import ErrorBody
 from axonal_api.deps import GatewayDep
-from axonal_api.models import ErrorBody
 from axonal_bus.errors import RemoteError
 from axonal_events.api_keys import KeyProject, VerifyApiKeyRequest
 from axonal_events.rpcs import Identity

@@ -12,9 +12,9 @@ from typing import Annotated, TypeVar
 from fastapi import APIRouter, Header
 from pydantic import BaseModel
 
+from axonal_api.bodies import CreateTrackedRun, EndRunIn, RunPatch
 from axonal_api.deps import GatewayDep
 from axonal_api.idempotency import submit_ids
-from axonal_api.models import CreateTrackedRun, EndRunIn, RunPatch
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
 from axonal_events import Rpc
 from axonal_events.rpcs import Scheduler

@@ -1,4 +1,4 @@
-"""HTTP request and response bodies (the bus payloads are reused where they fit)."""
+"""HTTP request and response bodies of the platform api (bus payloads are reused where they fit)."""
 
 from __future__ import annotations
 
