@@ -82,9 +82,7 @@ def install_error_handlers(app: FastAPI) -> None:
             }
             for err in exc.errors()
         ]
-        return JSONResponse(
-            _body("invalid", "the request is not valid", details), status_code=422
-        )
+        return JSONResponse(_body("invalid", "the request is not valid", details), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

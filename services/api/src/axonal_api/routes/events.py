@@ -112,9 +112,7 @@ def _event(doc: Any, index: int, project: str) -> ExternalEvent:
     if not isinstance(doc, dict):
         raise ApiError(400, "invalid", f"event {index}: not a JSON object")
     if doc.get("project", project) != project:
-        raise ApiError(
-            400, "invalid", f"event {index}: its project extension is not {project}"
-        )
+        raise ApiError(400, "invalid", f"event {index}: its project extension is not {project}")
     try:
         return ExternalEvent.model_validate({**doc, "project": project})
     except ValidationError as exc:

@@ -18,11 +18,11 @@ from pydantic.alias_generators import to_camel, to_snake
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep
+from axonal_api.public_bodies import LangfuseModel, Paged, PageInfo
 from axonal_events.llm_models import (
     DeleteModel,
     GetModel,
     ListModels,
-    ModelDefinition,
     ModelSpec,
     UsageUnit,
 )
@@ -79,9 +79,7 @@ def _tiers(body: CreateModelBody) -> list[dict[str, Any]]:
     if body.pricing_tiers:
         flat = (body.input_price, body.output_price, body.total_price)
         if any(price is not None for price in flat):
-            raise ApiError(
-                400, "invalid", "send either pricingTiers or the flat prices, not both"
-            )
+            raise ApiError(400, "invalid", "send either pricingTiers or the flat prices, not both")
         return [_snake_keys(tier) for tier in body.pricing_tiers]
     flat_prices = {
         "input": body.input_price,
@@ -95,45 +93,10 @@ def _tiers(body: CreateModelBody) -> list[dict[str, Any]]:
     return [{"name": "Standard", "is_default": True, "prices": prices}]
 
 
-def _langfuse(definition: ModelDefinition) -> dict[str, Any]:
-    prices = definition.prices
-    return {
-        "id": definition.id,
-        "modelName": definition.model_name,
-        "matchPattern": definition.match_pattern,
-        "startDate": definition.start_date.isoformat() if definition.start_date else None,
-        "unit": definition.unit.value,
-        "inputPrice": prices.get("input"),
-        "outputPrice": prices.get("output"),
-        "totalPrice": prices.get("total"),
-        "tokenizerId": "openai" if definition.tokenizer_model else None,
-        "tokenizerConfig": {"tokenizerModel": definition.tokenizer_model}
-        if definition.tokenizer_model
-        else None,
-        "isLangfuseManaged": definition.managed,
-        "createdAt": definition.created_at.isoformat() if definition.created_at else None,
-        "prices": {usage: {"price": price} for usage, price in prices.items()},
-        "pricingTiers": [
-            {
-                "id": f"{definition.id}:{tier.name}",
-                "name": tier.name,
-                "isDefault": tier.is_default,
-                "priority": tier.priority,
-                "conditions": [
-                    {to_camel(k): v for k, v in c.model_dump(mode="json").items()}
-                    for c in tier.conditions
-                ],
-                "prices": tier.prices,
-            }
-            for tier in definition.tiers
-        ],
-    }
-
-
 @router.post("", summary="Create a model definition for the key's project")
 async def create_model(
     gw: GatewayDep, project: KeyProjectDep, body: CreateModelBody
-) -> dict[str, Any]:
+) -> LangfuseModel:
     config = body.tokenizer_config
     try:
         spec = ModelSpec.model_validate(
@@ -149,7 +112,7 @@ async def create_model(
         )
     except ValidationError as exc:
         raise ApiError(400, "invalid", error_reason(exc)) from None
-    return _langfuse(await gw.call(Tracking.create_model, spec))
+    return LangfuseModel.of(await gw.call(Tracking.create_model, spec))
 
 
 @router.get("", summary="The project's model definitions, then the shipped ones")
@@ -158,19 +121,16 @@ async def list_models(
     project: KeyProjectDep,
     page: Annotated[int, Query(ge=1)] = 1,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-) -> dict[str, Any]:
+) -> Paged[LangfuseModel]:
     query = ListModels(project_id=project.id, page=page, limit=limit)
     found = await gw.call(Tracking.list_models, query)
-    return {
-        "data": [_langfuse(d) for d in found.data],
-        "meta": {to_camel(k): v for k, v in found.meta.model_dump().items()},
-    }
+    return Paged(data=[LangfuseModel.of(d) for d in found.data], meta=PageInfo.of(found.meta))
 
 
 @router.get("/{model_id}", summary="One model definition")
-async def get_model(gw: GatewayDep, project: KeyProjectDep, model_id: str) -> dict[str, Any]:
+async def get_model(gw: GatewayDep, project: KeyProjectDep, model_id: str) -> LangfuseModel:
     query = GetModel(project_id=project.id, id=model_id)
-    return _langfuse(await gw.call(Tracking.get_model, query))
+    return LangfuseModel.of(await gw.call(Tracking.get_model, query))
 
 
 @router.delete("/{model_id}", status_code=204, summary="Delete one of the project's definitions")

@@ -15,6 +15,18 @@ from pydantic import BaseModel
 from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep
+from axonal_api.public_bodies import (
+    Cursored,
+    CursorMeta,
+    LangfuseObservation,
+    LangfuseScore,
+    LangfuseSession,
+    LangfuseSessionDetail,
+    LangfuseTrace,
+    LangfuseTraceDetail,
+    Paged,
+    PageInfo,
+)
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
 from axonal_events.traces import (
@@ -26,12 +38,8 @@ from axonal_events.traces import (
     ListTraces,
     ObservationLevel,
     ObservationType,
-    ObservationView,
     ScoreDataType,
     ScoreSource,
-    ScoreView,
-    SessionView,
-    TraceView,
 )
 
 __all__ = ["router"]
@@ -70,70 +78,6 @@ def _ids(comma_separated: str | None) -> list[str] | None:
     return [part.strip() for part in comma_separated.split(",") if part.strip()]
 
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def _camel_keys(data: dict[str, Any]) -> dict[str, Any]:
-    """Top-level keys only: user data (metadata, input, output) is returned as stored."""
-    return {_camel(key): value for key, value in data.items()}
-
-
-def _meta(meta: Any) -> dict[str, Any]:
-    return _camel_keys(meta.model_dump())
-
-
-def _observation(view: ObservationView) -> dict[str, Any]:
-    data = _camel_keys(view.model_dump(mode="json", exclude={"experiment", "cost_source"}))
-    usage = view.usage_details
-    cost = view.cost_details
-    latency = (view.end_time - view.start_time).total_seconds() if view.end_time else None
-    first_token = view.completion_start_time
-    return data | {
-        "experiment": _camel_keys(view.experiment.model_dump()) if view.experiment else None,
-        "usage": {
-            "input": usage.get("input", 0),
-            "output": usage.get("output", 0),
-            "total": usage.get("total", 0),
-            "unit": "TOKENS",
-        },
-        "calculatedInputCost": cost.get("input"),
-        "calculatedOutputCost": cost.get("output"),
-        "calculatedTotalCost": cost.get("total", sum(cost.values()) if cost else None),
-        "latency": latency,
-        "timeToFirstToken": (first_token - view.start_time).total_seconds()
-        if first_token
-        else None,
-        "promptId": None,
-    }
-
-
-def _score(view: ScoreView, *, polymorphic: bool = False) -> dict[str, Any]:
-    data = _camel_keys(view.model_dump(mode="json"))
-    if polymorphic and view.value is None:
-        data["value"] = view.string_value
-    return data | {"authorUserId": None}
-
-
-def _trace(view: TraceView, project: Any) -> dict[str, Any]:
-    data = _camel_keys(
-        view.model_dump(mode="json", exclude={"observation_ids", "score_ids", "run_uuid"})
-    )
-    return data | {
-        "observations": view.observation_ids,
-        "scores": view.score_ids,
-        "htmlPath": f"/project/{project.id}/traces/{view.id}",
-        "bookmarked": False,
-        "externalId": None,
-        "runUuid": view.run_uuid,
-    }
-
-
-def _session(view: SessionView) -> dict[str, Any]:
-    return _camel_keys(view.model_dump(mode="json", exclude={"trace_ids"}))
-
-
 @router.get("/health", summary="Liveness, as Langfuse answers it (no key needed)")
 async def health() -> dict[str, str]:
     return {"status": "OK", "version": VERSION}
@@ -154,19 +98,17 @@ async def list_traces(
     version: Text = None,
     release: Text = None,
     environment: Many = None,
-) -> dict[str, Any]:
+) -> Paged[LangfuseTrace]:
     query = _query(ListTraces, project, locals())
     found = await gw.call(Tracking.list_traces, query)
-    return {"data": [_trace(t, project) for t in found.data], "meta": _meta(found.meta)}
+    data = [LangfuseTrace.of(t, project) for t in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))
 
 
 @router.get("/traces/{trace_id}", summary="A trace with its observations and scores")
-async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> dict[str, Any]:
+async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> LangfuseTraceDetail:
     found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
-    return _trace(found.trace, project) | {
-        "observations": [_observation(o) for o in found.observations],
-        "scores": [_score(s) for s in found.scores],
-    }
+    return LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
 
 
 @router.get("/v2/observations", summary="List observations (cursor pages)")
@@ -186,7 +128,7 @@ async def list_observations(
     fromStartTime: Time = None,  # noqa: N803
     toStartTime: Time = None,  # noqa: N803
     version: Text = None,
-) -> dict[str, Any]:
+) -> Cursored[LangfuseObservation]:
     query = _query(
         ListObservations,
         project,
@@ -195,7 +137,8 @@ async def list_observations(
         toStartTime="to_timestamp",
     )
     found = await gw.call(Tracking.list_observations, query)
-    return {"data": [_observation(o) for o in found.data], "meta": {"cursor": found.cursor}}
+    data = [LangfuseObservation.of(o) for o in found.data]
+    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
 
 
 @router.get("/sessions", summary="List sessions")
@@ -207,17 +150,21 @@ async def list_sessions(
     fromTimestamp: Time = None,  # noqa: N803
     toTimestamp: Time = None,  # noqa: N803
     environment: Many = None,
-) -> dict[str, Any]:
+) -> Paged[LangfuseSession]:
     query = _query(ListSessions, project, locals())
     found = await gw.call(Tracking.list_sessions, query)
-    return {"data": [_session(s) for s in found.data], "meta": _meta(found.meta)}
+    data = [LangfuseSession.of(s) for s in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))
 
 
 @router.get("/sessions/{session_id}", summary="A session with its traces")
-async def get_session(gw: GatewayDep, project: KeyProjectDep, session_id: str) -> dict[str, Any]:
+async def get_session(
+    gw: GatewayDep, project: KeyProjectDep, session_id: str
+) -> LangfuseSessionDetail:
     query = GetSession(project_id=project.id, id=session_id)
     found = await gw.call(Tracking.get_session, query)
-    return _session(found.session) | {"traces": [_trace(t, project) for t in found.traces]}
+    traces = [LangfuseTrace.of(t, project) for t in found.traces]
+    return LangfuseSessionDetail(**LangfuseSession.of(found.session).model_dump(), traces=traces)
 
 
 @router.get("/v3/scores", summary="List scores (cursor pages, polymorphic value)")
@@ -241,11 +188,11 @@ async def list_scores_v3(
     valueMax: float | None = None,  # noqa: N803
     fromTimestamp: Time = None,  # noqa: N803
     toTimestamp: Time = None,  # noqa: N803
-) -> dict[str, Any]:
+) -> Cursored[LangfuseScore]:
     query = _query(ListScores, project, locals(), experimentId="dataset_run_id")
     found = await gw.call(Tracking.list_scores, query)
-    data = [_score(s, polymorphic=True) for s in found.data]
-    return {"data": data, "meta": {"cursor": found.cursor}}
+    data = [LangfuseScore.of(s, polymorphic=True) for s in found.data]
+    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
 
 
 @router.get("/v2/scores", summary="List scores (pages)")
@@ -268,7 +215,7 @@ async def list_scores_v2(
     observationId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
     dataType: ScoreDataType | None = None,  # noqa: N803
-) -> dict[str, Any]:
+) -> Paged[LangfuseScore]:
     query = _query(ListScores, project, {**locals(), "scoreIds": _ids(scoreIds)}, scoreIds="id")
     found = await gw.call(Tracking.list_scores, query)
-    return {"data": [_score(s) for s in found.data], "meta": _meta(found.meta)}
+    return Paged(data=[LangfuseScore.of(s) for s in found.data], meta=PageInfo.of(found.meta))
