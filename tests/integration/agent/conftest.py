@@ -1,24 +1,25 @@
-"""An agent running in-process on a real bus and database, plus what it reports."""
+"""Agents running in-process on the test's bus and database, plus what they report."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 import pytest_asyncio
+from faststream import FastStream
 from nats.aio.client import Client
 from nats.js.api import ConsumerConfig
 
-from axonal_agent.app import build_agent_app
+from axonal_agent.app import build_app
+from axonal_agent.context import Context
+from axonal_agent.ports import Executor
 from axonal_agent.settings import AgentSettings
-from axonal_bus.errors import AxonalError
 from axonal_bus.outbox import event_headers
-from axonal_bus.ping import ping
-from axonal_bus.service import ServiceSettings
 from axonal_bus.settings import BusSettings
 from axonal_events import CATALOG, StreamKind, new_event
 from axonal_events.commands import COMMANDS, ExecuteRun, StatusReport
@@ -104,22 +105,23 @@ async def observed(bus_settings: BusSettings, nats_client: Client) -> AsyncItera
 @dataclass
 class AgentHandle:
     settings: AgentSettings
-    service: ServiceSettings
-    stop: Callable[[], Any]
+    ctx: Context
+    stopped: asyncio.Event
+    app: FastStream
+
+    async def stop(self) -> None:
+        """Stop the agent as SIGTERM would; returns once it has shut down."""
+        self.app.exit()
+        await asyncio.wait_for(self.stopped.wait(), 30)
 
 
-@pytest_asyncio.fixture
-async def start_agent(bus_settings, database_url, nats_client, tmp_path):
-    running: list[tuple[Any, asyncio.Task[Any]]] = []
+@pytest.fixture
+def start_agent(service_settings, running_service, tmp_path):
+    """Start an agent of this test (``start_agent(cpu=1, executor=...)``): small slots, fast
+    heartbeats and retries; it is stopped after the test."""
 
-    async def start(**overrides: Any) -> AgentHandle:
-        service = ServiceSettings(
-            nats_url=bus_settings.nats_url,
-            namespace=bus_settings.namespace,
-            database_url=database_url,
-            log_json=True,
-        )
-        values: dict[str, Any] = {
+    async def start(executor: Executor | None = None, **overrides: Any) -> AgentHandle:
+        fields: dict[str, Any] = {
             "name": f"agent-{uuid.uuid4().hex[:8]}",
             "queues": ["default"],
             "cpu": 4,
@@ -131,33 +133,18 @@ async def start_agent(bus_settings, database_url, nats_client, tmp_path):
             "heartbeat_seconds": 0.5,
             "slot_retry_seconds": 0.2,
         }
-        values.update(overrides)
-        settings = AgentSettings(**values)
-        app = build_agent_app(service, settings)
-        task = asyncio.create_task(app.run())
-        entry = (app, task)
-        running.append(entry)
+        settings = service_settings(AgentSettings, **(fields | overrides))
+        app = build_app(settings, executor)
+        stopped = asyncio.Event()
 
-        async def healthy() -> bool:
-            try:
-                return (await ping(nats_client, service.subjects, "agent", 0.5)).status == "ok"
-            except AxonalError:
-                return False
+        async def mark_stopped() -> None:
+            stopped.set()
 
-        await wait_for(healthy, timeout=30, message="agent answers ping")
+        app.after_shutdown(mark_stopped)
+        ctx = await running_service(app)
+        return AgentHandle(settings, ctx, stopped, app)
 
-        async def stop() -> None:
-            app.exit()
-            await asyncio.wait_for(task, 30)
-            running.remove(entry)
-
-        return AgentHandle(settings, service, stop)
-
-    yield start
-    for app, task in list(running):
-        app.exit()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(task, 30)
+    return start
 
 
 @pytest_asyncio.fixture

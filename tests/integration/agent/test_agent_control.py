@@ -11,6 +11,7 @@ import psutil
 from axonal_bus.outbox import event_headers
 from axonal_db import connect
 from axonal_events import RunStatus, RunStatusChanged, StreamKind, new_event
+from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
 
 
@@ -206,3 +207,18 @@ async def test_the_stop_observer_never_answers_a_jetstream_publisher(
     await wait_for(lambda: len(replies) >= 5, message="the stream's acks")
     await sub.unsubscribe()
     assert all(reply for reply in replies), "the agent answered with an empty reply"
+
+
+async def test_an_undecodable_command_is_dead_lettered_and_the_next_runs(
+    start_agent, observed, execute, nats_client, bus_settings
+):
+    await start_agent()
+    js = nats_client.jetstream()
+    subjects = bus_settings.subjects
+    await js.publish(subjects.agent_queue("default"), b"{oops", headers={"Nats-Msg-Id": "bad-1"})
+    run_uuid = await execute(job("echo after"))
+    assert (await observed.wait_final(run_uuid)).status == "succeeded"
+    dead = await wait_for(
+        lambda: read_stream(js, subjects.stream_name(StreamKind.DLQ)), message="dead letter"
+    )
+    assert [(d[0], d[1]) for d in dead] == [(subjects.dlq("agent-default"), b"{oops")]

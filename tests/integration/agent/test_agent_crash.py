@@ -2,36 +2,30 @@
 
 from __future__ import annotations
 
-import os
+import json
 import signal
 import subprocess
-import sys
 import uuid
-from pathlib import Path
 from typing import IO, Any
 
 import psutil
+import pytest
 
-from axonal_bus.settings import BusSettings
+from axonal_agent.settings import AgentSettings
+from axonal_testing.services import service_process
 from axonal_testing.waiting import wait_for
 
 
 def start_agent_process(
-    bus_settings: BusSettings, database_url: str, name: str, root: Path, log: IO[bytes]
+    settings: AgentSettings, monkeypatch: pytest.MonkeyPatch, log: IO[bytes]
 ) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "AXONAL_NATS_URL": bus_settings.nats_url,
-        "AXONAL_NAMESPACE": bus_settings.namespace,
-        "AXONAL_DATABASE_URL": database_url,
-        "AXONAL_LOG_JSON": "true",
-        "AXONAL_AGENT_NAME": name,
-        "AXONAL_AGENT_WORK_ROOT": str(root),
-        "AXONAL_AGENT_CPU": "2",
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "axonal_agent"], env=env, stdout=log, stderr=subprocess.STDOUT
-    )
+    """``python -m axonal_agent`` on ``settings``: the shared variables come from
+    :func:`service_process`, the agent's own from the environment it inherits."""
+    monkeypatch.setenv("AXONAL_AGENT_NAME", settings.name)
+    monkeypatch.setenv("AXONAL_AGENT_QUEUES", json.dumps(settings.queues))
+    monkeypatch.setenv("AXONAL_AGENT_WORK_ROOT", str(settings.work_root))
+    monkeypatch.setenv("AXONAL_AGENT_CPU", str(settings.cpu))
+    return service_process("axonal_agent", settings, log)
 
 
 def sleeps(marker: str) -> list[psutil.Process]:
@@ -47,12 +41,13 @@ def job(command: str) -> dict[str, Any]:
 
 
 async def test_killed_agent_restarted_fails_the_orphaned_run_and_leaves_no_process(
-    bus_settings, database_url, start_agent, observed, execute, tmp_path
+    service_settings, start_agent, observed, execute, tmp_path, monkeypatch
 ):
     name = f"agent-{uuid.uuid4().hex[:8]}"
+    settings = service_settings(AgentSettings, name=name, work_root=tmp_path / "runs", cpu=2)
     marker = "64.4242"
     with (tmp_path / "agent.log").open("wb") as log:
-        first = start_agent_process(bus_settings, database_url, name, tmp_path / "runs", log)
+        first = start_agent_process(settings, monkeypatch, log)
         try:
             run_uuid = await execute(job(f"sleep {marker}"))
             await wait_for(

@@ -11,7 +11,6 @@ from axonal_agent.domain.command import (
     run_context,
     working_dir,
 )
-from axonal_agent.handlers import durable_for
 
 
 def test_command_and_args_are_joined_as_they_are():
@@ -91,8 +90,3 @@ def test_api_url_is_given_when_known():
         api_url="http://api:8000",
     )
     assert context["AXONAL_API_URL"] == "http://api:8000"
-
-
-def test_durable_names_are_one_token_per_queue():
-    assert durable_for("default") == "agent-default"
-    assert durable_for("gpu/a100") == "agent-gpu-a100"

@@ -22,3 +22,20 @@ def test_the_agent_setting_wins_over_the_stack_api_url(monkeypatch):
     monkeypatch.setenv("AXONAL_API_URL", "http://stack")
     monkeypatch.setenv("AXONAL_AGENT_API_URL", "http://agent")
     assert AgentSettings().api_url == "http://agent"
+
+
+def test_one_settings_object_reads_the_shared_variables_and_the_stack_secret(monkeypatch):
+    monkeypatch.setenv("AXONAL_NATS_URL", "nats://bus:4222")
+    monkeypatch.setenv("AXONAL_DATABASE_URL", "postgresql://db/axonal")
+    monkeypatch.setenv("AXONAL_NAMESPACE", "team1")
+    monkeypatch.setenv("AXONAL_AGENT_NAME", "gpu-box")
+    monkeypatch.setenv("AXONAL_RUN_TOKEN_SECRET", "from-the-stack")
+    settings = AgentSettings()
+    assert (settings.nats_url, settings.database_url) == (
+        "nats://bus:4222",
+        "postgresql://db/axonal",
+    )
+    assert settings.subjects.namespace == "team1"
+    assert settings.name == "gpu-box"
+    assert settings.run_token_secret is not None
+    assert settings.run_token_secret.get_secret_value() == "from-the-stack"

@@ -1,7 +1,8 @@
 """``python -m axonal_agent`` runs the agent service."""
 
-from axonal_agent.app import build_agent_app
+from axonal_agent.app import build_app
+from axonal_agent.settings import AgentSettings
 from axonal_bus import loop
 
 if __name__ == "__main__":
-    loop.run(build_agent_app().run())
+    loop.run(build_app(AgentSettings()).run())

@@ -1,4 +1,4 @@
-"""Wiring only: the agent's definition and its application."""
+"""Wiring only: the agent service's application."""
 
 from __future__ import annotations
 
@@ -6,36 +6,27 @@ from pathlib import Path
 
 from faststream import FastStream
 
-from axonal_agent import handlers
 from axonal_agent.adapters.local import LocalExecutor
-from axonal_agent.agent import Agent
+from axonal_agent.context import Context
 from axonal_agent.ports import Executor
+from axonal_agent.runs import handlers as runs_handlers
+from axonal_agent.runs import lifecycle as runs_lifecycle
 from axonal_agent.settings import AgentSettings
-from axonal_bus.service import ServiceContext, ServiceDefinition, ServiceSettings, build_app
+from axonal_bus.service import Service
 
-__all__ = ["MIGRATIONS", "build_agent_app", "definition"]
+__all__ = ["SERVICE", "build_app"]
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
-VERSION = "0.1.0"
-
-
-def definition(agent: Agent) -> ServiceDefinition:
-    def register(ctx: ServiceContext) -> None:
-        handlers.register(ctx, agent)
-
-    return ServiceDefinition(
-        name="agent", version=VERSION, migrations=MIGRATIONS, register=register
-    )
+SERVICE = Service(
+    name="agent",
+    version="0.1.0",
+    migrations=Path(__file__).resolve().parents[2] / "migrations",
+)
 
 
-def build_agent_app(
-    settings: ServiceSettings | None = None,
-    agent_settings: AgentSettings | None = None,
-    executor: Executor | None = None,
-) -> FastStream:
-    """The agent service (:func:`~axonal_bus.service.build_app`) plus its own start and stop."""
-    agent = Agent(agent_settings or AgentSettings(), executor or LocalExecutor())
-    app = build_app(definition(agent), settings)
-    app.after_startup(agent.start)
-    app.on_shutdown(agent.stop)
-    return app
+def build_app(settings: AgentSettings, executor: Executor | None = None) -> FastStream:
+    """The agent on ``settings``: ``await build_app(settings).run()``. Its attempts run on
+    ``executor``, local processes unless told otherwise."""
+    ctx = Context(SERVICE, settings, executor or LocalExecutor())
+    runs_handlers.register(ctx)
+    runs_lifecycle.register(ctx)
+    return ctx.application()

@@ -1,4 +1,5 @@
-"""Agent settings (env prefix ``AXONAL_AGENT_``); slots default to what the machine has."""
+"""Agent settings: the shared service settings (``AXONAL_NATS_URL``, ``AXONAL_DATABASE_URL``...)
+and the agent's own (prefix ``AXONAL_AGENT_``); slots default to what the machine has."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 
 import psutil
 from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
 
 from axonal_agent.domain.resources import Resources
+from axonal_bus.service import ServiceSettings
 
 __all__ = ["AgentSettings"]
 
@@ -21,8 +23,10 @@ def _default_root(leaf: str) -> Path:
     return Path(home) / leaf if home else Path(tempfile.gettempdir()) / "axonal-agent" / leaf
 
 
-class AgentSettings(BaseSettings):
-    """``AXONAL_AGENT_NAME``, ``AXONAL_AGENT_QUEUES`` (JSON list), ``AXONAL_AGENT_CPU``..."""
+class AgentSettings(ServiceSettings):
+    """``AXONAL_AGENT_NAME``, ``AXONAL_AGENT_QUEUES`` (JSON list), ``AXONAL_AGENT_CPU``...;
+    ``AXONAL_API_URL`` and ``AXONAL_RUN_TOKEN_SECRET`` (the stack's) stand in for their agent
+    variables when those are unset."""
 
     model_config = SettingsConfigDict(
         env_prefix="AXONAL_AGENT_", extra="ignore", populate_by_name=True

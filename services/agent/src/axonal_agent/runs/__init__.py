@@ -1,0 +1,1 @@
+"""Runs this agent executes: from an ``ExecuteRun`` command to the attempt's final report."""

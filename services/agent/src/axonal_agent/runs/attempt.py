@@ -1,0 +1,199 @@
+"""One attempt of a run, from its init steps to its final report.
+
+:func:`run` prepares the folder (the executor carries out the ``init`` steps), starts the
+process, reports ``running``, waits for the exit (or the timeout, or a stop) and reports how
+it ended, with the outputs the run logged and its line count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import structlog
+
+from axonal_agent.agent import Attempt
+from axonal_agent.context import Context
+from axonal_agent.domain.command import (
+    InvalidRunError,
+    build_argv,
+    build_env,
+    run_context,
+    working_dir,
+)
+from axonal_agent.domain.init_steps import plan_init
+from axonal_agent.domain.outcome import Verdict, verdict
+from axonal_agent.ports import ProcessSpec, SetupError
+from axonal_agent.runs import store
+from axonal_agent.runs.logs import LogStream
+from axonal_agent.runs.reports import report
+from axonal_bus.broker import jetstream
+from axonal_bus.run_tokens import issue_run_token
+from axonal_db import transaction
+from axonal_events import RunStatus
+
+__all__ = ["read_outputs", "run"]
+
+log = structlog.get_logger(__name__)
+
+
+def read_outputs(path: Path) -> dict[str, Any]:
+    """The JSON object a run logged with ``axonal.tracking.log_outputs`` (empty if none)."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+async def run(ctx: Context, attempt: Attempt) -> None:
+    """Execute and report the final status; never raises, never leaves a process."""
+    cmd = attempt.command
+    logs = LogStream(
+        jetstream(ctx.broker), ctx.subjects, cmd.run_uuid, cmd.attempt, attempt.folder / "logs.txt"
+    )
+    logs.start()
+    result: Verdict
+    try:
+        result = await _execute(ctx, attempt, logs)
+    except (SetupError, InvalidRunError) as exc:
+        reason = exc.reason if isinstance(exc, SetupError) else "InvalidSpec"
+        logs("agent", f"error: {exc}")
+        result = Verdict("failed", reason, str(exc))
+    except Exception as exc:
+        log.exception("attempt.crashed", run_uuid=cmd.run_uuid)
+        logs("agent", f"agent error: {exc}")
+        result = Verdict("failed", "AgentError", f"{type(exc).__name__}: {exc}")
+        if attempt.process is not None:  # e.g. the database failed after the start
+            await attempt.process.stop(0)
+    await logs.close()
+    outputs = read_outputs(attempt.outputs_file)
+    await _final_report(ctx, attempt, result, outputs, logs.lines)
+    log.info("attempt.done", run_uuid=cmd.run_uuid, status=result.status, reason=result.reason)
+
+
+async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
+    cmd, settings, executor = attempt.command, ctx.settings, ctx.executor
+    steps = plan_init(cmd.run, attempt.folder, settings.artifacts_root)
+    _spec(ctx, attempt)  # an invalid command fails before any init step runs
+    await executor.prepare(attempt.folder, steps, logs)
+    if attempt.stopping:
+        return _stopped_early(attempt)
+    # After init: the working directory may be a folder it cloned or wrote.
+    process = attempt.process = await executor.start(_spec(ctx, attempt), logs)
+    if attempt.stopping:
+        attempt.request_stop(settings.stop_grace_seconds)
+    await _mark_running(ctx, attempt, process.pid)
+    timed_out = False
+    try:
+        code = await asyncio.wait_for(process.wait(), cmd.timeout_seconds)
+    except TimeoutError:
+        timed_out = True
+        logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
+        await process.stop(settings.stop_grace_seconds)
+        code = await process.wait()
+    if attempt.stop_task is not None:
+        await attempt.stop_task
+    if attempt.shutting_down:
+        return Verdict("failed", "AgentStopped", "the agent shut down during the run", code)
+    return verdict(
+        code,
+        stopped=attempt.stopping and not timed_out,
+        timed_out=timed_out,
+        timeout=cmd.timeout_seconds,
+        last_lines=list(logs.last_lines),
+    )
+
+
+def _stopped_early(attempt: Attempt) -> Verdict:
+    if attempt.shutting_down:
+        return Verdict("failed", "AgentStopped", "the agent shut down before the run started")
+    return Verdict("stopped", "Stopped", "stopped before the process started")
+
+
+def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
+    cmd = attempt.command
+    context = run_context(
+        run_uuid=cmd.run_uuid,
+        attempt=cmd.attempt,
+        project=attempt.project,
+        nats_url=ctx.settings.nats_url,
+        namespace=ctx.subjects.namespace,
+        folder=attempt.folder,
+        outputs_file=attempt.outputs_file,
+        api_url=ctx.settings.api_url,
+        api_token=_run_token(ctx, attempt),
+    )
+    env = build_env(os.environ, cmd.run, cmd.to_env, context)
+    return ProcessSpec(build_argv(cmd.run), env, working_dir(cmd.run, attempt.folder))
+
+
+def _run_token(ctx: Context, attempt: Attempt) -> str | None:
+    settings = ctx.settings
+    if settings.run_token_secret is None:
+        return None
+    return issue_run_token(
+        settings.run_token_secret.get_secret_value(),
+        attempt.command.run_uuid,
+        attempt.project,
+        timedelta(seconds=settings.run_token_ttl_seconds),
+    )
+
+
+async def _mark_running(ctx: Context, attempt: Attempt, pid: int) -> None:
+    cmd = attempt.command
+    async with transaction(ctx.pool) as conn:
+        await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
+        await report(
+            ctx,
+            conn,
+            cmd.run_uuid,
+            cmd.attempt,
+            RunStatus.RUNNING,
+            project=attempt.project,
+            correlation_id=attempt.correlation_id,
+        )
+
+
+async def _final_report(
+    ctx: Context, attempt: Attempt, result: Verdict, outputs: dict[str, Any], lines: int
+) -> None:
+    """Report the end, retrying while the database is away (the process is already gone)."""
+    failures = 0
+    while True:
+        try:
+            await _report_final(ctx, attempt, result, outputs, lines)
+            return
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            failures += 1
+            log.warning("attempt.report_failed", run_uuid=attempt.command.run_uuid, error=str(exc))
+            await asyncio.sleep(min(30.0, 0.2 * 2**failures))
+
+
+async def _report_final(
+    ctx: Context, attempt: Attempt, result: Verdict, outputs: dict[str, Any], lines: int
+) -> None:
+    """Close the execution and report how it ended, in one transaction (once)."""
+    cmd, status = attempt.command, RunStatus(result.status)
+    async with transaction(ctx.pool) as conn:
+        if not await store.finish(conn, cmd.run_uuid, cmd.attempt, status.value):
+            return
+        await report(
+            ctx,
+            conn,
+            cmd.run_uuid,
+            cmd.attempt,
+            status,
+            project=attempt.project,
+            correlation_id=attempt.correlation_id,
+            reason=result.reason,
+            message=result.message,
+            exit_code=result.exit_code,
+            outputs=outputs,
+            log_lines=lines,
+        )

@@ -1,0 +1,55 @@
+"""Consumers: ``ExecuteRun`` work per queue, and the ``run.stopping`` observer.
+
+Neither is a plain ``ctx.consume``: see :mod:`axonal_agent.runs.subscriptions` for how each
+is subscribed and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import structlog
+
+from axonal_agent.context import Context
+from axonal_agent.runs import intake
+from axonal_agent.runs.subscriptions import consume_queue, observe
+from axonal_bus.errors import Permanent
+from axonal_events import CloudEvent, RunStatusChanged
+from axonal_events.commands import COMMANDS, ExecuteRun
+
+__all__ = ["decode_execute", "on_execute", "on_stopping", "register"]
+
+log = structlog.get_logger(__name__)
+
+
+def decode_execute(raw: bytes) -> CloudEvent[ExecuteRun]:
+    """An ``agent.execute`` command; anything else is dead-lettered."""
+    event = COMMANDS.decode(raw)
+    if not isinstance(event.data, ExecuteRun):
+        raise Permanent(f"{event.type} is not an agent.execute command")
+    return cast("CloudEvent[ExecuteRun]", event)
+
+
+async def on_execute(ctx: Context, event: CloudEvent[ExecuteRun], durable: str) -> bool:
+    """An attempt offered on ``durable``: ``True`` once it is taken (or closed without
+    running), ``False`` while it does not fit the free slots."""
+    return await intake.accept(ctx, event, durable)
+
+
+async def on_stopping(ctx: Context, event: CloudEvent[Any]) -> None:
+    """A ``run.stopping`` event: stop that run if it executes here, never start it later."""
+    if not isinstance(event.data, RunStatusChanged):
+        return
+    run_uuid = event.data.run_uuid
+    ctx.agent.remember_stop(run_uuid)
+    found = ctx.agent.attempts_of(run_uuid)
+    for attempt in found:
+        attempt.request_stop(ctx.settings.stop_grace_seconds)
+    if found:
+        log.info("run.stopping", run_uuid=run_uuid)
+
+
+def register(ctx: Context) -> None:
+    for queue in ctx.settings.queues:
+        consume_queue(ctx, queue, decode_execute, on_execute)
+    observe(ctx, "run.stopping", on_stopping, title="agent-stopping")
