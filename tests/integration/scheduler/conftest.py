@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import uuid
 from collections.abc import Callable
@@ -13,15 +12,16 @@ import pytest_asyncio
 from nats.js.api import ConsumerConfig
 
 from axonal_bus import rpc
-from axonal_bus.errors import AxonalError
+from axonal_bus.errors import RemoteError, RpcTimeoutError
 from axonal_bus.outbox import event_headers
-from axonal_bus.ping import ping
-from axonal_bus.service import ServiceSettings, build_app
-from axonal_events import EventData, StreamKind, new_event
+from axonal_bus.service import ServiceSettings
+from axonal_events import ErrorCode, EventData, StreamKind, new_event
 from axonal_events.commands import COMMANDS, ExecuteRun, RunAction, StatusReport, SubmitRun
-from axonal_events.runs import GetRun, ListRuns, RunInfo, RunList
-from axonal_scheduler.app import DEFINITION
-from axonal_testing.bus import forget_earlier_outbox, read_stream
+from axonal_events.rpcs import Scheduler
+from axonal_events.runs import GetRun, ListRuns, RunInfo
+from axonal_scheduler.app import build_app
+from axonal_scheduler.settings import SchedulerSettings
+from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
 
 Script = Callable[[ExecuteRun], list[tuple[str, dict[str, Any]]]]
@@ -84,11 +84,12 @@ async def send(js: Any, subject: str, data: EventData) -> None:
 class Client:
     """What a test does to the scheduler: submit, act, read."""
 
+    serial = "serial"  # a queue of one run at a time
+    urgent = "urgent"  # a queue of priority 10
+
     def __init__(self, nc: Any, settings: ServiceSettings, agent: FakeAgent) -> None:
         self.nc, self.js, self.settings, self.agent = nc, nc.jetstream(), settings, agent
         self.subjects = settings.subjects
-        self.serial = "serial"
-        self.urgent = "urgent"
 
     async def submit(self, text: str, project: str = "acme/demo", **extra: Any) -> str:
         run_uuid = extra.pop("run_uuid", None) or uuid.uuid4().hex
@@ -102,22 +103,31 @@ class Client:
         await send(self.js, self.subjects.command("scheduler", verb), action)
 
     async def get(self, run_uuid: str) -> RunInfo | None:
+        """The run, or ``None`` while it does not exist (or once it is deleted)."""
         try:
-            return await rpc.request(
-                self.nc,
-                self.subjects.rpc("scheduler", "get_run"),
-                GetRun(run_uuid=run_uuid),
-                RunInfo,
+            return await rpc.call(
+                self.nc, self.subjects, Scheduler.get_run, GetRun(run_uuid=run_uuid)
             )
-        except AxonalError:
-            return None
+        except RemoteError as exc:
+            if exc.code is ErrorCode.NOT_FOUND:
+                return None
+            raise
 
     async def wait_status(self, run_uuid: str, *statuses: str, timeout: float = 15) -> RunInfo:
         async def reached() -> RunInfo | None:
-            run = await self.get(run_uuid)
+            try:
+                run = await self.get(run_uuid)
+            except RpcTimeoutError:  # a busy machine: ask again
+                return None
             return run if run is not None and run.status in statuses else None
 
         return await wait_for(reached, timeout=timeout, message=f"{run_uuid} in {statuses}")
+
+    async def wait_deleted(self, run_uuid: str) -> None:
+        async def gone() -> bool:
+            return await self.get(run_uuid) is None
+
+        await wait_for(gone, message=f"{run_uuid} deleted")
 
     async def events(self, run_uuid: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         stream = self.subjects.stream_name(StreamKind.EVENTS)
@@ -129,47 +139,23 @@ class Client:
         return out
 
     async def children(self, parent: str) -> dict[str, RunInfo]:
-        listed = await rpc.request(
-            self.nc,
-            self.subjects.rpc("scheduler", "list_runs"),
-            ListRuns(owner="acme", project="demo", pipeline_uuid=parent),
-            RunList,
-        )
+        query = ListRuns(owner="acme", project="demo", pipeline_uuid=parent)
+        listed = await rpc.call(self.nc, self.subjects, Scheduler.list_runs, query)
         return {run.name or run.uuid: run for run in listed.runs}
 
 
 @pytest_asyncio.fixture
-async def scheduler(bus_settings, database_url, nats_client, monkeypatch):
-    serial = f"serial-{bus_settings.namespace}"  # runs of earlier tests share the database
-    urgent = f"urgent-{bus_settings.namespace}"
-    monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_CONCURRENCY", json.dumps({serial: 1}))
-    monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_PRIORITY", json.dumps({urgent: 10}))
-    await forget_earlier_outbox(database_url, "scheduler")
-    settings = ServiceSettings(
-        nats_url=bus_settings.nats_url,
-        namespace=bus_settings.namespace,
-        database_url=database_url,
-        log_json=True,
+async def scheduler(service_settings, running_service, nats_client):
+    settings = service_settings(
+        SchedulerSettings,
+        queue_concurrency={Client.serial: 1},
+        queue_priority={Client.urgent: 10},
     )
-    app = build_app(DEFINITION, settings)
-    task = asyncio.create_task(app.run())
-
-    async def healthy() -> bool:
-        try:
-            return (await ping(nats_client, settings.subjects, "scheduler", 0.5)).status == "ok"
-        except AxonalError:
-            return False
-
-    await wait_for(healthy, timeout=20, message="scheduler answers ping")
+    await running_service(build_app(settings))
     agent = FakeAgent(nats_client, settings)
-    for queue in ("default", serial, urgent):
+    for queue in ("default", Client.serial, Client.urgent):
         await agent.start(queue)
-    client = Client(nats_client, settings, agent)
-    client.serial, client.urgent = serial, urgent
     try:
-        yield client
+        yield Client(nats_client, settings, agent)
     finally:
         await agent.stop()
-        app.exit()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(task, 10)

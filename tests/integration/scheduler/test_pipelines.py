@@ -57,7 +57,12 @@ async def test_dag_passes_outputs_through_ref(scheduler):
     assert b.inputs["x"] == 0.25
     kids = await scheduler.children(pipe)
     assert {k.status for k in kids.values()} == {"succeeded"}
-    kinds = [k for k, _ in await scheduler.events(pipe)]
+
+    async def published():  # the outbox relay publishes after the commit
+        kinds = [k for k, _ in await scheduler.events(pipe)]
+        return kinds if "done" in kinds else None
+
+    kinds = await wait_for(published, message="the DAG's done event is published")
     assert kinds == ["created", "compiled", "running", "succeeded", "done"]
 
 

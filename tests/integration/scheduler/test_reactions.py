@@ -7,14 +7,16 @@ import pytest
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
-from axonal_events import StreamKind
+from axonal_events import ErrorCode, StreamKind
 from axonal_events.automations import (
     AutomationInfo,
     AutomationSpec,
-    FiringList,
+    DeleteAutomation,
+    ListAutomations,
     ListFirings,
 )
 from axonal_events.external import ExternalEvent, subject_tokens
+from axonal_events.rpcs import Scheduler
 from axonal_scheduler.domain.automations import firing_run_uuid
 from axonal_scheduler.domain.hooks import hook_run_uuid
 from axonal_testing.bus import drained, read_stream
@@ -169,20 +171,22 @@ async def test_a_hook_that_cannot_render_is_announced_and_the_others_still_fire(
 
 @pytest.fixture
 def project():
-    """A project of its own: rules stay in the database other tests share."""
-    return f"acme/auto-{uuid.uuid4().hex[:12]}"
+    """The project the rules of a test belong to."""
+    return "acme/auto"
+
+
+def call(scheduler, method, request):
+    return rpc.call(scheduler.nc, scheduler.subjects, method, request)
 
 
 async def create_rule(scheduler, project, **fields) -> AutomationInfo:
     spec = AutomationSpec(project=project, **fields)
-    subject = scheduler.subjects.rpc("scheduler", "create_automation")
-    return await rpc.request(scheduler.nc, subject, spec, AutomationInfo)
+    return await call(scheduler, Scheduler.create_automation, spec)
 
 
 async def firings(scheduler, project, rule_id: str):
     query = ListFirings(project=project, id=rule_id)
-    subject = scheduler.subjects.rpc("scheduler", "automation_firings")
-    return (await rpc.request(scheduler.nc, subject, query, FiringList)).firings
+    return (await call(scheduler, Scheduler.automation_firings, query)).firings
 
 
 async def post_external(scheduler, project, event_id: str, msg_id: str, **data) -> None:
@@ -237,17 +241,38 @@ async def test_a_failed_run_is_restarted_once(scheduler, project):
     ("fields", "problem"),
     [
         ({"hub_ref": "tensorbord"}, "tensorboard"),  # a hint names the close match
-        ({"polyaxonfile": "version: 1.1\nkind: component\nrun: {kind: nope}"}, "invalid"),
+        ({"polyaxonfile": "version: 1.1\nkind: component\nrun: {kind: nope}"}, "cannot start"),
     ],
 )
 async def test_a_rule_whose_target_cannot_start_is_refused(scheduler, project, fields, problem):
-    with pytest.raises(RemoteError, match=problem):
+    with pytest.raises(RemoteError, match=problem) as refused:
         await create_rule(scheduler, project, name="broken", event="run.succeeded", **fields)
+    assert refused.value.code is ErrorCode.INVALID
 
 
 async def test_a_rule_name_is_unique_in_its_project(scheduler, project):
     await create_rule(
         scheduler, project, name="twice", event="run.succeeded", hub_ref="tensorboard"
     )
-    with pytest.raises(RemoteError, match="conflict"):
+    with pytest.raises(RemoteError, match="named twice") as taken:
         await create_rule(scheduler, project, name="twice", event="run.succeeded", hub_ref="slack")
+    assert taken.value.code is ErrorCode.CONFLICT
+
+
+async def test_rules_are_listed_and_deleted_and_a_missing_one_is_not_found(scheduler, project):
+    rule = await create_rule(
+        scheduler, project, name="board", event="run.succeeded", hub_ref="tensorboard"
+    )
+    listed = await call(scheduler, Scheduler.list_automations, ListAutomations(project=project))
+    assert [r.id for r in listed.automations] == [rule.id]
+    left = await call(
+        scheduler, Scheduler.delete_automation, DeleteAutomation(project=project, id=rule.id)
+    )
+    assert left.automations == []
+    for method, request in (
+        (Scheduler.delete_automation, DeleteAutomation(project=project, id=rule.id)),
+        (Scheduler.automation_firings, ListFirings(project=project, id=rule.id)),
+    ):
+        with pytest.raises(RemoteError, match=f"automation {rule.id} does not exist") as missing:
+            await call(scheduler, method, request)
+        assert missing.value.code is ErrorCode.NOT_FOUND

@@ -6,8 +6,10 @@ import pytest
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
+from axonal_events import ErrorCode
 from axonal_events.logs import LogBatch, LogRecord
-from axonal_events.runs import GetRun, ListRuns, LogPage, ReadLogs, RunList, StatusHistory
+from axonal_events.rpcs import Scheduler
+from axonal_events.runs import GetRun, ListRuns, ReadLogs
 from axonal_testing.waiting import wait_for
 
 JOB = """
@@ -20,10 +22,8 @@ run:
 """
 
 
-async def call(scheduler, method, payload, model):
-    return await rpc.request(
-        scheduler.nc, scheduler.subjects.rpc("scheduler", method), payload, model
-    )
+async def call(scheduler, method, payload):
+    return await rpc.call(scheduler.nc, scheduler.subjects, method, payload)
 
 
 async def test_list_statuses_and_missing_runs(scheduler):
@@ -32,19 +32,18 @@ async def test_list_statuses_and_missing_runs(scheduler):
     for run_uuid in uuids:
         await scheduler.wait_status(run_uuid, "succeeded")
     page = await call(
-        scheduler, "list_runs", ListRuns(owner="acme", project="demo", limit=2), RunList
+        scheduler, Scheduler.list_runs, ListRuns(owner="acme", project="demo", limit=2)
     )
-    assert page.total >= 3
+    assert page.total == 3
     assert len(page.runs) == 2
     assert page.runs[0].created_at >= page.runs[1].created_at
     done = await call(
         scheduler,
-        "list_runs",
+        Scheduler.list_runs,
         ListRuns(owner="acme", project="demo", status="succeeded", limit=1000),
-        RunList,
     )
-    assert set(uuids) <= {r.uuid for r in done.runs}
-    history = await call(scheduler, "statuses", GetRun(run_uuid=uuids[0]), StatusHistory)
+    assert {r.uuid for r in done.runs} == set(uuids)
+    history = await call(scheduler, Scheduler.statuses, GetRun(run_uuid=uuids[0]))
     assert [c.status for c in history.changes] == [
         "created",
         "compiled",
@@ -53,8 +52,13 @@ async def test_list_statuses_and_missing_runs(scheduler):
         "running",
         "succeeded",
     ]
-    with pytest.raises(RemoteError, match="not found"):
-        await call(scheduler, "get_run", GetRun(run_uuid="f" * 32), StatusHistory)
+    for method in (Scheduler.get_run, Scheduler.statuses):
+        with pytest.raises(RemoteError, match="does not exist") as missing:
+            await call(scheduler, method, GetRun(run_uuid="f" * 32))
+        assert missing.value.code is ErrorCode.NOT_FOUND
+    with pytest.raises(RemoteError) as missing:
+        await call(scheduler, Scheduler.logs, ReadLogs(run_uuid="f" * 32))
+    assert missing.value.code is ErrorCode.NOT_FOUND
 
 
 async def test_logs_are_stored_once_and_served(scheduler):
@@ -72,13 +76,13 @@ async def test_logs_are_stored_once_and_served(scheduler):
         await scheduler.js.publish(subject, batch.model_dump_json().encode(), headers=headers)
 
     async def lines():
-        page = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid), LogPage)
+        page = await call(scheduler, Scheduler.logs, ReadLogs(run_uuid=run_uuid))
         return page if len(page.lines) == 3 else None
 
     page = await wait_for(lines, message="3 log lines")
     assert [line.line for line in page.lines] == ["line 1", "line 2", "line 3"]
     assert not page.done
-    after = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid, after=2), LogPage)
+    after = await call(scheduler, Scheduler.logs, ReadLogs(run_uuid=run_uuid, after=2))
     assert [line.seq for line in after.lines] == [3]
     await scheduler.agent.report(run_uuid, 1, "succeeded")
 
@@ -108,7 +112,7 @@ async def publish_lines(scheduler, run_uuid, *seqs):
 
 
 async def read_if(scheduler, run_uuid, count):
-    page = await call(scheduler, "logs", ReadLogs(run_uuid=run_uuid), LogPage)
+    page = await call(scheduler, Scheduler.logs, ReadLogs(run_uuid=run_uuid))
     return page if len(page.lines) == count else None
 
 
@@ -131,8 +135,4 @@ async def test_skip_and_delete(scheduler):
     await scheduler.wait_status(run_uuid, "skipped")
     await scheduler.act("delete", run_uuid)
     await scheduler.act("delete", run_uuid)
-    await wait_for(lambda: _missing(scheduler, run_uuid), message="deleted run is gone")
-
-
-async def _missing(scheduler, run_uuid):
-    return await scheduler.get(run_uuid) is None
+    await scheduler.wait_deleted(run_uuid)

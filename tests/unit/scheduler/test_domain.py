@@ -11,7 +11,6 @@ from axonal_scheduler.domain.liveness import is_lost
 from axonal_scheduler.domain.pipeline import pipeline_status
 from axonal_scheduler.domain.statuses import can_transition
 from axonal_scheduler.domain.triggers import Decision, decide, evaluate
-from axonal_scheduler.settings import SchedulerSettings
 
 
 @pytest.mark.parametrize(
@@ -139,10 +138,3 @@ def test_agent_liveness():
     seen = datetime(2026, 1, 1, tzinfo=UTC)
     assert not is_lost(seen, 5.0, seen + timedelta(seconds=14))
     assert is_lost(seen, 5.0, seen + timedelta(seconds=15))
-
-
-def test_queue_priority_from_settings(monkeypatch):
-    monkeypatch.setenv("AXONAL_SCHEDULER_QUEUE_PRIORITY", '{"urgent": 10}')
-    settings = SchedulerSettings()
-    assert settings.priority("urgent") == 10
-    assert settings.priority("default") == 0

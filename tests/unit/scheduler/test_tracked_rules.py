@@ -14,7 +14,7 @@ def test_tags_are_added_in_order_each_once():
 
 def test_a_managed_run_cannot_be_ended_by_hand():
     check_can_end("u" * 32, managed=False)
-    with pytest.raises(ManagedRunError, match=r"conflict: .*axonal ops stop"):
+    with pytest.raises(ManagedRunError, match=r"executed by an agent.*axonal ops stop"):
         check_can_end("u" * 32, managed=True)
 
 

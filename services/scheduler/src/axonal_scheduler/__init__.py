@@ -1,5 +1,1 @@
-"""Axonal scheduler: runs, statuses, queues, DAGs, matrices."""
-
-from axonal_scheduler.app import DEFINITION
-
-__all__ = ["DEFINITION"]
+"""Axonal scheduler: runs, statuses, queues, DAGs, matrices, agents' liveness, automations."""

@@ -1,8 +1,8 @@
 """``python -m axonal_scheduler`` runs the scheduler service."""
 
 from axonal_bus import loop
-from axonal_bus.service import build_app
-from axonal_scheduler.app import DEFINITION
+from axonal_scheduler.app import build_app
+from axonal_scheduler.settings import SchedulerSettings
 
 if __name__ == "__main__":
-    loop.run(build_app(DEFINITION).run())
+    loop.run(build_app(SchedulerSettings()).run())

@@ -1,29 +1,37 @@
-"""Wiring only: the scheduler service's definition."""
+"""Wiring only: the scheduler service's application."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from axonal_bus.service import ServiceContext, ServiceDefinition
-from axonal_scheduler import agents, automations_rpc, handlers, reactions, rpc, tracked
+from faststream import FastStream
+
+from axonal_bus.service import Service
+from axonal_scheduler.agents import handlers as agents_handlers
+from axonal_scheduler.automations import handlers as automations_handlers
+from axonal_scheduler.automations import rpc as automations_rpc
+from axonal_scheduler.context import Context, Deadlines
+from axonal_scheduler.logs import handlers as logs_handlers
+from axonal_scheduler.runs import handlers as runs_handlers
+from axonal_scheduler.runs import rpc as runs_rpc
 from axonal_scheduler.settings import SchedulerSettings
 
-__all__ = ["DEFINITION"]
+__all__ = ["SERVICE", "build_app"]
 
-
-def register(ctx: ServiceContext) -> None:
-    settings = SchedulerSettings()
-    handlers.register(ctx, settings)
-    agents.register(ctx, settings)
-    rpc.register(ctx)
-    tracked.register(ctx, settings)
-    reactions.register(ctx, settings)
-    automations_rpc.register(ctx)
-
-
-DEFINITION = ServiceDefinition(
+SERVICE = Service(
     name="scheduler",
     version="0.1.0",
     migrations=Path(__file__).resolve().parents[2] / "migrations",
-    register=register,
 )
+
+
+def build_app(settings: SchedulerSettings) -> FastStream:
+    """The scheduler on ``settings``: ``await build_app(settings).run()``."""
+    ctx = Context(SERVICE, settings, agent_deadlines=Deadlines())
+    runs_handlers.register(ctx)
+    runs_rpc.register(ctx)
+    logs_handlers.register(ctx)
+    agents_handlers.register(ctx)
+    automations_handlers.register(ctx)
+    automations_rpc.register(ctx)
+    return ctx.application()

@@ -1,22 +1,26 @@
-"""Scheduler settings (env prefix ``AXONAL_SCHEDULER_``)."""
+"""Scheduler settings: the shared service settings (``AXONAL_NATS_URL``,
+``AXONAL_DATABASE_URL``...) and the queues' own (prefix ``AXONAL_SCHEDULER_``)."""
 
 from __future__ import annotations
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from axonal_bus.service import ServiceSettings
 
 __all__ = ["SchedulerSettings"]
 
 
-class SchedulerSettings(BaseSettings):
+class SchedulerSettings(ServiceSettings):
     """``queue_concurrency`` bounds runs per queue (JSON: ``{"gpu": 2}``); others get
     ``default_concurrency``. ``queue_priority`` (JSON: ``{"urgent": 10}``, default 0) is the
     priority a run takes from its queue when it is created."""
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_SCHEDULER_")
 
-    queue_concurrency: dict[str, int] = {}
+    queue_concurrency: dict[str, int] = Field(default_factory=dict)
     default_concurrency: int = 50
-    queue_priority: dict[str, int] = {}
+    queue_priority: dict[str, int] = Field(default_factory=dict)
 
     def concurrency(self, queue: str) -> int:
         return self.queue_concurrency.get(queue, self.default_concurrency)

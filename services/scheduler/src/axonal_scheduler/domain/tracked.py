@@ -20,6 +20,6 @@ def check_can_end(run_uuid: str, *, managed: bool) -> None:
     """Raise :class:`ManagedRunError` unless the run is tracked from the SDK."""
     if managed:
         raise ManagedRunError(
-            f"conflict: run {run_uuid} is executed by an agent, which reports its status; "
+            f"run {run_uuid} is executed by an agent, which reports its status; "
             "stop it with `axonal ops stop` instead"
         )

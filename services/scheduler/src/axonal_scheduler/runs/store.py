@@ -1,4 +1,5 @@
-"""SQL for the scheduler schema only: runs, their status history, their logs."""
+"""SQL of the ``runs`` and ``run_statuses`` tables: runs, their status history, the agent
+that reported on each."""
 
 from __future__ import annotations
 
@@ -9,10 +10,26 @@ from typing import Any
 
 from axonal_db import Connection
 from axonal_events import RunStatus
-from axonal_events.logs import LogBatch
-from axonal_events.runs import LogLine, StatusChange
+from axonal_events.runs import StatusChange
 
-__all__ = ["Run", "children", "get_run", "insert_run", "lock_run", "update_run"]
+__all__ = [
+    "Run",
+    "add_status",
+    "cached",
+    "child_counts",
+    "children",
+    "count_in",
+    "get_run",
+    "insert_run",
+    "list_runs",
+    "lock_run",
+    "mark_deleted",
+    "queued",
+    "runs_of",
+    "set_agent",
+    "statuses",
+    "update_run",
+]
 
 _COLUMNS = (
     "uuid, seq, owner, project, name, op_name, kind, status, reason, message, queue, priority, "
@@ -266,53 +283,18 @@ async def child_counts(conn: Connection, uuids: list[str]) -> dict[str, int]:
     return {row["pipeline_uuid"]: int(row["n"]) for row in rows}
 
 
-async def insert_logs(conn: Connection, batch: LogBatch) -> None:
-    """One multi-row insert; lines already stored (a redelivery) are skipped."""
-    if not batch.records:
-        return
+async def set_agent(conn: Connection, run_uuid: str, agent: str) -> None:
+    """Remember which agent reports on the run."""
     await conn.execute(
-        "INSERT INTO run_logs (run_uuid, attempt, seq, at, stream, line) "
-        "SELECT $1, $2, r.seq, r.at, r.stream, r.line FROM unnest($3::int[], "
-        "$4::timestamptz[], $5::text[], $6::text[]) AS r(seq, at, stream, line) "
-        "ON CONFLICT DO NOTHING",
-        batch.run_uuid,
-        batch.attempt,
-        [r.seq for r in batch.records],
-        [r.at for r in batch.records],
-        [r.stream for r in batch.records],
-        [r.line for r in batch.records],
+        "UPDATE runs SET agent = $2 WHERE uuid = $1 AND agent IS DISTINCT FROM $2", run_uuid, agent
     )
 
 
-async def read_logs(conn: Connection, uuid: str, after: int, limit: int) -> list[LogLine]:
-    """Lines of every attempt in order; ``seq`` numbers them across attempts from 1."""
+async def runs_of(conn: Connection, agent: str, statuses: list[str]) -> list[str]:
+    """The runs ``agent`` reported on that are in one of ``statuses``, oldest first."""
     rows = await conn.fetch(
-        "SELECT seq, at, stream, line FROM (SELECT row_number() OVER "
-        "(ORDER BY attempt, seq) AS seq, at, stream, line FROM run_logs WHERE run_uuid = $1) l "
-        "WHERE seq > $2 ORDER BY seq LIMIT $3",
-        uuid,
-        after,
-        limit,
+        "SELECT uuid FROM runs WHERE agent = $1 AND status = ANY($2::text[]) ORDER BY seq",
+        agent,
+        statuses,
     )
-    return [LogLine.model_validate(dict(row)) for row in rows]
-
-
-async def record_log_total(conn: Connection, uuid: str, attempt: int, lines: int) -> None:
-    await conn.execute(
-        "INSERT INTO log_totals (run_uuid, attempt, lines) VALUES ($1, $2, $3) "
-        "ON CONFLICT (run_uuid, attempt) DO UPDATE SET lines = EXCLUDED.lines",
-        uuid,
-        attempt,
-        lines,
-    )
-
-
-async def logs_complete(conn: Connection, uuid: str) -> bool:
-    """Every attempt that reported its line count has all those lines stored."""
-    missing = await conn.fetchval(
-        "SELECT EXISTS (SELECT 1 FROM log_totals t WHERE t.run_uuid = $1 AND t.lines > "
-        "(SELECT count(*) FROM run_logs l WHERE l.run_uuid = t.run_uuid "
-        "AND l.attempt = t.attempt))",
-        uuid,
-    )
-    return not missing
+    return [row["uuid"] for row in rows]

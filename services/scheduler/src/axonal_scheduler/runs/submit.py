@@ -7,10 +7,10 @@ from typing import Any
 
 from axonal_events import RunStatus
 from axonal_events.commands import SubmitRun
-from axonal_scheduler import store
 from axonal_scheduler.domain.env import env_names, op_env_names
-from axonal_scheduler.engine import Engine
-from axonal_scheduler.store import Run
+from axonal_scheduler.runs import store
+from axonal_scheduler.runs.engine import Engine
+from axonal_scheduler.runs.store import Run
 from axonal_spec import CompileOptions, SpecError, compile_operation, compose, load
 
 __all__ = ["submit"]

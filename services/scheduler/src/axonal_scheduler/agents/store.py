@@ -1,4 +1,4 @@
-"""SQL of the ``agents`` table (heartbeats) and of runs by agent."""
+"""SQL of the ``agents`` table: when each agent was last seen, and whether it is lost."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime
 from axonal_db import Connection
 from axonal_events import AgentHeartbeat
 
-__all__ = ["lost_agents", "mark_lost", "record_heartbeat", "runs_of", "set_agent"]
+__all__ = ["lost_agents", "mark_lost", "record_heartbeat"]
 
 
 async def record_heartbeat(conn: Connection, beat: AgentHeartbeat) -> None:
@@ -38,18 +38,3 @@ async def lost_agents(conn: Connection, now: datetime, misses: int) -> list[str]
 
 async def mark_lost(conn: Connection, name: str, now: datetime) -> None:
     await conn.execute("UPDATE agents SET lost_at = $2 WHERE name = $1", name, now)
-
-
-async def runs_of(conn: Connection, agent: str, statuses: list[str]) -> list[str]:
-    rows = await conn.fetch(
-        "SELECT uuid FROM runs WHERE agent = $1 AND status = ANY($2::text[]) ORDER BY seq",
-        agent,
-        statuses,
-    )
-    return [row["uuid"] for row in rows]
-
-
-async def set_agent(conn: Connection, run_uuid: str, agent: str) -> None:
-    await conn.execute(
-        "UPDATE runs SET agent = $2 WHERE uuid = $1 AND agent IS DISTINCT FROM $2", run_uuid, agent
-    )

@@ -1,4 +1,9 @@
-"""Run progress inside one transaction: compile stage, queues, reports, stops, cascades."""
+"""Run progress inside one transaction: compile stage, queues, reports, stops, cascades.
+
+The flow every other one goes through. It calls :mod:`~axonal_scheduler.runs.pipelines`
+(which sees it only as a :class:`~axonal_scheduler.runs.pipelines.RunControl`) and
+:mod:`~axonal_scheduler.runs.lifecycle` (one transition and its events).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,18 @@ from typing import Any
 import structlog
 
 from axonal_bus.outbox import enqueue
+from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus, new_event
 from axonal_events.commands import ExecuteRun, StatusReport
-from axonal_scheduler import agents_store, pipelines, store
+from axonal_scheduler.context import Context
 from axonal_scheduler.domain.admission import Waiting, admit
 from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
-from axonal_scheduler.lifecycle import Tx, record_created, set_status
+from axonal_scheduler.logs import store as logs_store
+from axonal_scheduler.runs import pipelines, store
+from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
+from axonal_scheduler.runs.store import Run
 from axonal_scheduler.settings import SchedulerSettings
-from axonal_scheduler.store import Run
 
 __all__ = ["PIPELINE_KINDS", "Engine"]
 
@@ -35,6 +43,11 @@ class Engine:
 
     def __init__(self, tx: Tx, settings: SchedulerSettings) -> None:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
+
+    @classmethod
+    def within(cls, conn: Connection, ctx: Context) -> Engine:
+        """The engine of the open transaction ``conn``, with ``ctx``'s subjects and settings."""
+        return cls(Tx(conn, ctx.subjects, ctx.source), ctx.settings)
 
     async def create(self, run: Run) -> bool:
         """Record a new run; it takes its queue's priority unless it carries one."""
@@ -137,7 +150,7 @@ class Engine:
     async def report(self, report: StatusReport) -> None:
         """Apply an agent's report; late reports of other attempts or done runs are ignored."""
         if report.log_lines is not None:
-            await store.record_log_total(
+            await logs_store.record_log_total(
                 self.conn, report.run_uuid, report.attempt, report.log_lines
             )
         run = await store.lock_run(self.conn, report.run_uuid)
@@ -150,7 +163,7 @@ class Engine:
                 current=run.status if run else None,
             )
             return
-        await agents_store.set_agent(self.conn, run.uuid, report.agent)
+        await store.set_agent(self.conn, run.uuid, report.agent)
         if report.outputs:
             run.outputs = {**run.outputs, **report.outputs}
         message = report.message

@@ -6,10 +6,10 @@ import uuid as uuidlib
 
 from axonal_events import DONE_STATUSES, RunStatus
 from axonal_events.commands import RunAction
-from axonal_scheduler import pipelines, store
 from axonal_scheduler.domain.statuses import NOT_STARTED
-from axonal_scheduler.engine import PIPELINE_KINDS, Engine
-from axonal_scheduler.store import Run
+from axonal_scheduler.runs import pipelines, store
+from axonal_scheduler.runs.engine import PIPELINE_KINDS, Engine
+from axonal_scheduler.runs.store import Run
 
 __all__ = ["act"]
 

@@ -19,10 +19,10 @@ from axonal_events import (
     Subjects,
     new_event,
 )
-from axonal_scheduler import store
 from axonal_scheduler.domain.hooks import FailedHook, Parent, fired_hooks
 from axonal_scheduler.domain.statuses import RUNNING, can_transition
-from axonal_scheduler.store import Run
+from axonal_scheduler.runs import store
+from axonal_scheduler.runs.store import Run
 
 __all__ = ["Tx", "record_created", "set_status"]
 

@@ -1,12 +1,17 @@
-"""DAGs and matrices: children runs, trigger policies, concurrency, early stopping, status."""
+"""DAGs and matrices: children runs, trigger policies, concurrency, early stopping, status.
+
+A flow below the engine: it moves runs through :class:`RunControl`, the four moves it needs,
+which :class:`~axonal_scheduler.runs.engine.Engine` provides. The engine calls this module
+when a pipeline starts, stops or has a child done; this module never imports the engine.
+"""
 
 from __future__ import annotations
 
 import uuid as uuidlib
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus
-from axonal_scheduler import store
 from axonal_scheduler.domain.early_stopping import should_stop
 from axonal_scheduler.domain.pipeline import pipeline_status
 from axonal_scheduler.domain.resolve import (
@@ -17,16 +22,42 @@ from axonal_scheduler.domain.resolve import (
     resolve_matrix,
 )
 from axonal_scheduler.domain.triggers import Decision, decide
-from axonal_scheduler.store import Run
+from axonal_scheduler.runs import store
+from axonal_scheduler.runs.store import Run
 
-if TYPE_CHECKING:
-    from axonal_scheduler.engine import Engine
-
-__all__ = ["advance", "expand", "on_child_done"]
+__all__ = ["RunControl", "advance", "expand", "on_child_done"]
 
 S = RunStatus
 #: Children waiting for their upstreams and a slot (``resuming``: a resumed pipeline).
 WAITING = frozenset({S.CREATED, S.RESUMING})
+
+
+class RunControl(Protocol):
+    """What pipelines do to runs, inside the engine's transaction."""
+
+    @property
+    def conn(self) -> Connection: ...
+
+    async def create(self, run: Run) -> bool:
+        """Record a new ``created`` run."""
+
+    async def set(
+        self,
+        run: Run,
+        status: RunStatus,
+        reason: str | None = None,
+        message: str | None = None,
+        *,
+        cascade: bool = True,
+        force: bool = False,
+    ) -> bool:
+        """Change a run's status (``cascade``: a done run moves its pipeline on)."""
+
+    async def stop(self, run: Run, reason: str = "Stopped", *, cascade: bool = True) -> None:
+        """Stop a run and its children."""
+
+    async def proceed(self, run: Run, *, cascade: bool = True) -> None:
+        """Take an approved waiting run as far as it goes now."""
 
 
 def _child_uuid(parent: str, key: str) -> str:
@@ -53,7 +84,7 @@ def _child(parent: Run, key: str, compiled: dict[str, Any], inputs: dict[str, An
     )
 
 
-async def expand(engine: Engine, parent: Run) -> None:
+async def expand(engine: RunControl, parent: Run) -> None:
     """Create the children of a DAG (one per op) or a matrix (one per point), ``created``."""
     compiled = parent.compiled
     if parent.kind == "dag":
@@ -81,7 +112,7 @@ def _upstream(parent: Run, child: Run) -> list[str]:
     return list((parent.compiled.get("upstream") or {}).get(child.op_name or "", []))
 
 
-async def on_child_done(engine: Engine, child: Run) -> None:
+async def on_child_done(engine: RunControl, child: Run) -> None:
     """A child finished: apply early stopping, then move the pipeline on."""
     parent = await store.lock_run(engine.conn, child.pipeline_uuid or "")
     if parent is None or parent.status in DONE_STATUSES:
@@ -95,7 +126,7 @@ async def on_child_done(engine: Engine, child: Run) -> None:
     await advance(engine, parent.uuid)
 
 
-async def advance(engine: Engine, pipeline_uuid: str) -> None:
+async def advance(engine: RunControl, pipeline_uuid: str) -> None:
     """Start, skip or fail every waiting child that can move; finish the pipeline when done."""
     parent = await store.lock_run(engine.conn, pipeline_uuid)
     if parent is None or parent.status in DONE_STATUSES:
@@ -109,7 +140,7 @@ async def advance(engine: Engine, pipeline_uuid: str) -> None:
         await engine.set(parent, final, parent.reason if stopping else None)
 
 
-async def _step(engine: Engine, parent: Run) -> bool:
+async def _step(engine: RunControl, parent: Run) -> bool:
     """One pass over the waiting children; ``True`` if any of them moved."""
     kids = await store.children(engine.conn, parent.uuid)
     by_name = {k.op_name: k for k in kids if k.op_name}
@@ -141,7 +172,7 @@ async def _step(engine: Engine, parent: Run) -> bool:
     return False
 
 
-async def _start(engine: Engine, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
+async def _start(engine: RunControl, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
     upstream = {
         name: Upstream(r.uuid, r.name, r.status.value, r.inputs, r.outputs)
         for name, r in ops.items()
@@ -172,7 +203,7 @@ async def _start(engine: Engine, parent: Run, kid: Run, ops: dict[str, Run]) -> 
     await engine.proceed(kid, cascade=False)
 
 
-async def _start_matrix(engine: Engine, kid: Run, upstream: dict[str, Upstream]) -> None:
+async def _start_matrix(engine: RunControl, kid: Run, upstream: dict[str, Upstream]) -> None:
     """A matrix op: its refs and conditions are the DAG's, resolved before its trials exist."""
     try:
         compiled = resolve_matrix(

@@ -1,0 +1,1 @@
+"""Runs' log lines: stored once as agents send them, read a page at a time (``logs`` RPC)."""

@@ -1,0 +1,54 @@
+"""Consumer: scheduler commands (``cmd.scheduler.*``): submit, agents' reports, run actions.
+
+One durable (``scheduler``), one command at a time per replica, each applied once
+(inbox-deduplicated by envelope id) in one transaction with the events it emits.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import structlog
+
+from axonal_bus.consumer import ConsumerSpec
+from axonal_bus.inbox import process_once
+from axonal_db import Connection
+from axonal_events import CloudEvent, EventData, StreamKind
+from axonal_events.commands import COMMANDS, RunAction, StatusReport, SubmitRun
+from axonal_scheduler.context import Context
+from axonal_scheduler.runs import actions
+from axonal_scheduler.runs.engine import Engine
+from axonal_scheduler.runs.submit import submit
+
+__all__ = ["apply", "on_command", "register"]
+
+log = structlog.get_logger(__name__)
+
+
+async def apply(ctx: Context, data: EventData, conn: Connection) -> None:
+    """What one command does, inside the transaction ``conn``."""
+    engine = Engine.within(conn, ctx)
+    if isinstance(data, SubmitRun):
+        await submit(engine, data)
+    elif isinstance(data, StatusReport):
+        await engine.report(data)
+    elif isinstance(data, RunAction):
+        await actions.act(engine, data)
+    else:
+        log.info("scheduler.command_ignored", type=type(data).__name__)
+
+
+async def on_command(ctx: Context, event: CloudEvent[EventData]) -> None:
+    await process_once(ctx.pool, ctx.name, event.id, partial(apply, ctx, event.data))
+
+
+def register(ctx: Context) -> None:
+    spec = ConsumerSpec(
+        durable=ctx.name,
+        filter_subjects=[ctx.subjects.commands(ctx.name)],
+        decode=COMMANDS.decode,
+        stream=StreamKind.COMMANDS,
+        batch_size=1,  # one decision at a time: runs, queues and pipelines stay consistent
+        ack_wait=30.0,
+    )
+    ctx.consume(spec, on_command)
