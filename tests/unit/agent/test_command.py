@@ -1,5 +1,6 @@
 """Command, working directory and environment of a job's process."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,16 @@ def test_a_working_dir_under_the_artifacts_path_is_inside_the_run_folder(tmp_pat
         ("/plx-context/artifacts/../..", folder),
     ]:
         assert working_dir({"container": {"workingDir": wanted}}, folder) == expected
+
+
+def test_the_agents_interpreter_folder_comes_first_on_path_once():
+    base = {"PATH": os.pathsep.join(["/usr/bin", "/venv/bin", "/bin"])}
+    job = {"container": {"command": ["true"]}}
+    env = build_env(base, job, {}, {}, tools="/venv/bin")
+    assert env["PATH"].split(os.pathsep) == ["/venv/bin", "/usr/bin", "/bin"]
+    assert build_env({}, job, {}, {}, tools="/venv/bin")["PATH"] == "/venv/bin"
+    run = {"container": {"env": [{"name": "PATH", "value": "/opt/own"}]}}
+    assert build_env(base, run, {}, {}, tools="/venv/bin")["PATH"] == "/opt/own"  # the file's
 
 
 def test_env_layers_and_private_settings_are_dropped():

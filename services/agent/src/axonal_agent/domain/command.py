@@ -5,6 +5,7 @@ The container image is not used by the local executor: the command runs on the a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -123,9 +124,18 @@ def build_env(
     run: Mapping[str, Any],
     to_env: Mapping[str, str],
     context: Mapping[str, str],
+    *,
+    tools: str | None = None,
 ) -> dict[str, str]:
-    """The agent's env (minus its private settings) < ``container.env`` < toEnv < run context."""
+    """The agent's env (minus its private settings) < ``container.env`` < toEnv < run context.
+
+    ``tools`` (the folder of the agent's own interpreter) comes first on ``PATH``, so that
+    ``python`` and ``axonal`` in a run are the platform's, with the SDK installed.
+    """
     env = {k: v for k, v in base.items() if not k.startswith(_PRIVATE_PREFIXES)}
+    if tools:
+        rest = [p for p in env.get("PATH", "").split(os.pathsep) if p and p != tools]
+        env["PATH"] = os.pathsep.join([tools, *rest])
     env.update(container_env(run))
     env.update(to_env)
     env.update(context)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -129,7 +130,8 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
         api_url=ctx.settings.api_url,
         api_token=_run_token(ctx, attempt),
     )
-    env = build_env(os.environ, cmd.run, cmd.to_env, context)
+    tools = str(Path(sys.executable).parent)
+    env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
     return ProcessSpec(build_argv(cmd.run), env, working_dir(cmd.run, attempt.folder))
 
 
