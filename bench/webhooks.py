@@ -26,7 +26,8 @@ from axonal_bus.outbox import event_headers
 from axonal_bus.ping import ping
 from axonal_bus.provision import provision
 from axonal_events import RunStatus, Subjects
-from axonal_events.webhooks import WebhookInfo, WebhookSpec
+from axonal_events.rpcs import Notifications
+from axonal_events.webhooks import WebhookSpec
 from axonal_testing.factories import run_event
 
 N = int(os.environ.get("BENCH_EVENTS", "10000"))
@@ -89,9 +90,7 @@ async def run(nats_url: str, database_url: str) -> None:
     try:
         await wait_healthy(nc, subjects)
         spec = WebhookSpec(project=PROJECT, url=f"http://127.0.0.1:{port}/hook", events=["run.*"])
-        await rpc.request(
-            nc, subjects.rpc("notifications", "create_webhook"), spec, WebhookInfo, timeout=10
-        )
+        await rpc.call(nc, subjects, Notifications.create_webhook, spec, timeout=10)
         events = [run_event(RunStatus.SUCCEEDED, project=PROJECT) for _ in range(N)]
         published: dict[str, float] = {}
         print(f"webhooks: {N:,} run.succeeded events at {RATE:,.0f}/s to one local receiver")

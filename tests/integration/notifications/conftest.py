@@ -1,4 +1,5 @@
-"""The notifications service in-process on real NATS and PostgreSQL, and a real receiver."""
+"""The notifications service in-process on the test's NATS namespace and database, and real
+receivers: an HTTP server and an SMTP server."""
 
 from __future__ import annotations
 
@@ -7,31 +8,25 @@ import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest_asyncio
 import uvicorn
 from aiosmtpd.smtp import SMTP, Envelope
+from pydantic import BaseModel
 
 from axonal_bus import rpc
-from axonal_bus.errors import AxonalError
 from axonal_bus.outbox import event_headers
-from axonal_bus.ping import ping
-from axonal_bus.service import ServiceSettings
-from axonal_db import connect
-from axonal_events import CloudEvent, EventData, StreamKind
-from axonal_events.webhooks import (
-    DeliveryInfo,
-    DeliveryList,
-    ListDeliveries,
-    ListWebhooks,
-    WebhookInfo,
-    WebhookList,
-)
-from axonal_notifications.app import build_notifications_app
+from axonal_events import CloudEvent, EventData, Rpc, StreamKind
+from axonal_events.rpcs import Notifications
+from axonal_events.webhooks import DeliveryInfo, ListDeliveries, WebhookInfo
+from axonal_notifications.app import build_app
 from axonal_notifications.settings import NotificationSettings
-from axonal_testing.bus import drained, forget_earlier_outbox
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
+
+Req = TypeVar("Req", bound=BaseModel)
+Res = TypeVar("Res", bound=BaseModel)
 
 #: Fast retries and a short timeout, loopback receivers allowed (explicitly, as in tests only).
 FAST = {
@@ -142,51 +137,20 @@ async def mailbox() -> AsyncIterator[Mailbox]:
 
 
 @pytest_asyncio.fixture
-async def start_notifications(bus_settings, database_url, nats_client):
-    """``await start_notifications(**settings)`` runs the service until the test ends."""
-    apps: list[tuple[Any, asyncio.Task[Any]]] = []
-    await forget_earlier_outbox(database_url, "notifications")
+async def start_notifications(service_settings, running_service):
+    """``await start_notifications(**overrides)`` runs the service on the test's bus and
+    database (:data:`FAST` settings and ``overrides``) until the test ends."""
 
-    async def start(**overrides: Any) -> ServiceSettings:
-        settings = ServiceSettings(
-            nats_url=bus_settings.nats_url,
-            namespace=bus_settings.namespace,
-            database_url=database_url,
-            log_json=True,
-        )
-        app = build_notifications_app(settings, NotificationSettings(**(FAST | overrides)))
-        apps.append((app, asyncio.create_task(app.run())))
-
-        async def healthy() -> bool:
-            try:
-                reply = await ping(nats_client, settings.subjects, "notifications", 0.5)
-                await call(
-                    nats_client, settings, "list_webhooks", ListWebhooks(project="a/b"), WebhookList
-                )
-            except AxonalError:
-                return False
-            return reply.status == "ok"
-
-        await wait_for(healthy, timeout=20, message="notifications answers ping")
+    async def start(**overrides: Any) -> NotificationSettings:
+        settings = service_settings(NotificationSettings, **(FAST | overrides))
+        await running_service(build_app(settings))
         return settings
 
-    try:
-        yield start
-    finally:
-        for app, task in apps:
-            app.exit()
-            await asyncio.wait_for(task, 10)
-        conn = await connect(database_url)
-        try:  # the next test's worker must not retry this test's deliveries
-            await conn.execute("DELETE FROM notifications.webhooks")
-            await conn.execute("DELETE FROM notifications.connections")
-            await conn.execute("DELETE FROM notifications.endpoints")
-        finally:
-            await conn.close()
+    return start
 
 
 @pytest_asyncio.fixture
-async def notifications(start_notifications) -> ServiceSettings:
+async def notifications(start_notifications) -> NotificationSettings:
     return await start_notifications()
 
 
@@ -194,8 +158,8 @@ def project() -> str:
     return f"acme/p{uuid.uuid4().hex[:8]}"
 
 
-async def call(nc, settings, method, payload, reply):
-    return await rpc.request(nc, settings.subjects.rpc("notifications", method), payload, reply)
+async def call(nc, settings, method: Rpc[Req, Res], payload: Req) -> Res:
+    return await rpc.call(nc, settings.subjects, method, payload)
 
 
 async def publish(nc, settings, event: CloudEvent[EventData], msg_id: str | None = None) -> None:
@@ -207,7 +171,7 @@ async def publish(nc, settings, event: CloudEvent[EventData], msg_id: str | None
 
 async def deliveries(nc, settings, hook: WebhookInfo, **query: Any) -> list[DeliveryInfo]:
     payload = ListDeliveries(project=hook.project, webhook_id=hook.id, **query)
-    return (await call(nc, settings, "deliveries", payload, DeliveryList)).deliveries
+    return (await call(nc, settings, Notifications.deliveries, payload)).deliveries
 
 
 async def intake_drained(nc, settings) -> bool:

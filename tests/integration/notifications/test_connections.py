@@ -14,6 +14,7 @@ from axonal_bus.errors import RemoteError
 from axonal_events import (
     CATALOG,
     Comparison,
+    ErrorCode,
     HookRequested,
     MetricCrossed,
     NotificationDelivered,
@@ -22,18 +23,14 @@ from axonal_events import (
     new_event,
 )
 from axonal_events.connections import (
-    AlertRouteInfo,
-    AlertRouteList,
     AlertRouteSpec,
     ConnectionDeliveries,
-    ConnectionInfo,
-    ConnectionList,
     ConnectionRef,
     ConnectionSpec,
     ListAlertRoutes,
     ListConnections,
 )
-from axonal_events.webhooks import DeliveryList
+from axonal_events.rpcs import Notifications
 from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
 
@@ -68,12 +65,12 @@ def crossed(project_name, at, rule="r1", step=7):
 
 
 async def connect(nc, settings, **spec):
-    return await call(nc, settings, "create_connection", ConnectionSpec(**spec), ConnectionInfo)
+    return await call(nc, settings, Notifications.create_connection, ConnectionSpec(**spec))
 
 
 async def connection_deliveries(nc, settings, project_name, name):
     query = ConnectionDeliveries(project=project_name, name=name)
-    return (await call(nc, settings, "connection_deliveries", query, DeliveryList)).deliveries
+    return (await call(nc, settings, Notifications.connection_deliveries, query)).deliveries
 
 
 async def test_a_slack_hook_reaches_the_receiver_as_a_slack_message(
@@ -245,7 +242,7 @@ async def test_an_alert_route_delivers_a_repeated_alert_once_per_window(
         url=receiver.url,
     )  # fmt: skip
     spec = AlertRouteSpec(project=name, connection="alerts", events=["metric.crossed"])
-    route = await call(nats_client, notifications, "create_alert_route", spec, AlertRouteInfo)
+    route = await call(nats_client, notifications, Notifications.create_alert_route, spec)
     assert route.dedup_seconds == 300
     t0 = datetime.now(UTC)
     first = crossed(name, t0)
@@ -268,9 +265,8 @@ async def test_an_alert_route_delivers_a_repeated_alert_once_per_window(
     texts = [json.loads(h.body)["text"] for h in receiver.delivered()]
     assert f"metric loss crossed 5 (gt) on run {RUN} in {name} at step 7: 5.5" in texts
     routes = await call(
-        nats_client, notifications, "list_alert_routes", ListAlertRoutes(project=name),
-        AlertRouteList,
-    )  # fmt: skip
+        nats_client, notifications, Notifications.list_alert_routes, ListAlertRoutes(project=name)
+    )
     assert [(r.id, r.connection, r.suppressed) for r in routes.routes] == [(route.id, "alerts", 1)]
 
 
@@ -296,9 +292,8 @@ async def test_secrets_are_masked_and_bad_connections_refused(notifications, nat
     assert hooked.secret.startswith("whsec_")
 
     listed = await call(
-        nats_client, notifications, "list_connections", ListConnections(project=name),
-        ConnectionList,
-    )  # fmt: skip
+        nats_client, notifications, Notifications.list_connections, ListConnections(project=name)
+    )
     text = listed.model_dump_json()
     for secret in ("XXXXsecretXXXX", "T000", "R0UT1NGKEY0123456789", "hunter2", "whsec_"):
         assert secret not in text
@@ -309,26 +304,30 @@ async def test_secrets_are_masked_and_bad_connections_refused(notifications, nat
     assert shown["mail"].smtp.password == "****"
     assert shown["mail"].smtp.username == "bot"
     one = await call(
-        nats_client, notifications, "get_connection", ConnectionRef(project=name, name="chat"),
-        ConnectionInfo,
+        nats_client, notifications, Notifications.get_connection,
+        ConnectionRef(project=name, name="chat"),
     )  # fmt: skip
     assert one.url == "http://127.0.0.1:9/****"
 
-    with pytest.raises(RemoteError, match="already exists"):
+    with pytest.raises(RemoteError, match="already exists") as taken:
         await connect(nats_client, notifications, project=name, name="chat", kind="slack",
                       url=slack_url)  # fmt: skip
+    assert taken.value.code is ErrorCode.CONFLICT
     token_url = "http://169.254.169.254/hooks/T1/B1/tokentoken"
     with pytest.raises(RemoteError, match="cloud metadata") as refused:
         await connect(nats_client, notifications, project=name, name="x", kind="discord",
                       url=token_url)  # fmt: skip
     assert "tokentoken" not in str(refused.value)
+    assert refused.value.code is ErrorCode.INVALID
     bad_mail = smtp | {"host": "10.1.2.3"}
-    with pytest.raises(RemoteError, match="private"):
+    with pytest.raises(RemoteError, match="private") as private:
         await connect(nats_client, notifications, project=name, name="y", kind="email",
                       smtp=bad_mail)  # fmt: skip
+    assert private.value.code is ErrorCode.INVALID
     spec = AlertRouteSpec(project=name, connection="nope", events=["run.failed"])
-    with pytest.raises(RemoteError, match="not found"):
-        await call(nats_client, notifications, "create_alert_route", spec, AlertRouteList)
+    with pytest.raises(RemoteError) as unknown:
+        await call(nats_client, notifications, Notifications.create_alert_route, spec)
+    assert unknown.value.code is ErrorCode.NOT_FOUND
     for bad, why in [
         ({"kind": "sms", "url": slack_url}, "Input should be 'webhook'"),
         ({"kind": "slack"}, "needs url"),
@@ -339,7 +338,13 @@ async def test_secrets_are_masked_and_bad_connections_refused(notifications, nat
         with pytest.raises(ValidationError, match=why):
             ConnectionSpec.model_validate({"project": name, "name": "z"} | bad)
     deleted = await call(
-        nats_client, notifications, "delete_connection", ConnectionRef(project=name, name="chat"),
-        ConnectionList,
+        nats_client, notifications, Notifications.delete_connection,
+        ConnectionRef(project=name, name="chat"),
     )  # fmt: skip
     assert "chat" not in {c.name for c in deleted.connections}
+    with pytest.raises(RemoteError) as gone:
+        await call(
+            nats_client, notifications, Notifications.get_connection,
+            ConnectionRef(project=name, name="chat"),
+        )  # fmt: skip
+    assert gone.value.code is ErrorCode.NOT_FOUND

@@ -89,14 +89,21 @@ async def test_bad_connections_are_readable_4xx(http, notifications):
         answer = await http.post(base, json=body)
         assert answer.status_code == status, (body, answer.text)
         assert text in answer.text, (body, answer.text)
+        if status == 400:
+            assert answer.json()["code"] == "invalid"
     ok = {"name": "a", "kind": "slack", "url": "http://127.0.0.1:9/x"}
     assert (await http.post(base, json=ok)).status_code == 201
-    assert (await http.post(base, json=ok)).status_code == 409
-    assert (await http.get(f"{base}/missing")).status_code == 404
-    assert (await http.delete(f"{base}/missing")).status_code == 404
+    taken = await http.post(base, json=ok)
+    assert (taken.status_code, taken.json()["code"]) == (409, "conflict")
     routes = f"/api/v1/{name}/alert-routes"
-    unknown = await http.post(routes, json={"connection": "missing", "events": ["run.failed"]})
-    assert unknown.status_code == 404
+    for missing in (
+        await http.get(f"{base}/missing"),
+        await http.delete(f"{base}/missing"),
+        await http.get(f"{base}/missing/deliveries"),
+        await http.post(routes, json={"connection": "missing", "events": ["run.failed"]}),
+        await http.delete(f"{routes}/{'0' * 32}"),
+    ):
+        assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     wrong = await http.post(routes, json={"connection": "a", "events": ["run.finished"]})
     assert wrong.status_code == 422
     assert "unknown event type" in wrong.text

@@ -8,15 +8,9 @@ from pydantic import ValidationError
 from standardwebhooks import Webhook
 
 from axonal_bus.errors import RemoteError
-from axonal_events import RunStatus
-from axonal_events.webhooks import (
-    ListWebhooks,
-    ReplayDeliveries,
-    ReplayResult,
-    WebhookInfo,
-    WebhookList,
-    WebhookSpec,
-)
+from axonal_events import ErrorCode, RunStatus
+from axonal_events.rpcs import Notifications
+from axonal_events.webhooks import ListWebhooks, ReplayDeliveries, WebhookSpec
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
@@ -27,7 +21,7 @@ async def subscribe(nc, settings, url, events, **extra):
     spec = WebhookSpec(
         project=extra.pop("project", None) or project(), url=url, events=events, **extra
     )
-    return await call(nc, settings, "create_webhook", spec, WebhookInfo)
+    return await call(nc, settings, Notifications.create_webhook, spec)
 
 
 async def test_run_succeeded_is_posted_once_signed_as_the_cloudevent(
@@ -68,7 +62,7 @@ async def test_run_succeeded_is_posted_once_signed_as_the_cloudevent(
     assert (attempt.number, attempt.status_code, attempt.error) == (1, 200, None)
     assert attempt.response_excerpt == "answered 200"
     listed = await call(
-        nats_client, notifications, "list_webhooks", ListWebhooks(project=hook.project), WebhookList
+        nats_client, notifications, Notifications.list_webhooks, ListWebhooks(project=hook.project)
     )
     assert [(w.id, w.secret) for w in listed.webhooks] == [(hook.id, None)]  # shown once only
 
@@ -88,7 +82,7 @@ async def test_receiver_down_then_back_gets_every_event_once(
 
     async def tripped():
         found = await call(
-            nats_client, settings, "list_webhooks", ListWebhooks(project=hook.project), WebhookList
+            nats_client, settings, Notifications.list_webhooks, ListWebhooks(project=hook.project)
         )
         return found.webhooks[0].consecutive_failures >= 3
 
@@ -127,8 +121,8 @@ async def test_410_gone_disables_the_subscription(notifications, nats_client, re
 
     async def disabled():
         found = await call(
-            nats_client, notifications, "list_webhooks", ListWebhooks(project=hook.project),
-            WebhookList,
+            nats_client, notifications, Notifications.list_webhooks,
+            ListWebhooks(project=hook.project),
         )  # fmt: skip
         return found.webhooks[0] if not found.webhooks[0].enabled else None
 
@@ -139,11 +133,12 @@ async def test_410_gone_disables_the_subscription(notifications, nats_client, re
     assert len(receiver.hits) == 1  # nothing more is sent
     [delivery] = await deliveries(nats_client, notifications, hook)
     assert delivery.status == "dead"
-    with pytest.raises(RemoteError, match="disabled"):
+    with pytest.raises(RemoteError, match="disabled") as refused:
         await call(
-            nats_client, notifications, "replay",
-            ReplayDeliveries(project=hook.project, webhook_id=hook.id), ReplayResult,
+            nats_client, notifications, Notifications.replay,
+            ReplayDeliveries(project=hook.project, webhook_id=hook.id),
         )  # fmt: skip
+    assert refused.value.code is ErrorCode.INVALID
 
 
 async def test_a_hanging_receiver_is_cut_by_the_timeout(notifications, nats_client, receiver):
@@ -175,7 +170,7 @@ async def test_replay_sends_a_dead_delivery_again(notifications, nats_client, re
     assert [a.status_code for a in delivery.attempts] == [503] * 4  # 1 + 3 retries
     receiver.status = 200
     replay = ReplayDeliveries(project=hook.project, webhook_id=hook.id)
-    result = await call(nats_client, notifications, "replay", replay, ReplayResult)
+    result = await call(nats_client, notifications, Notifications.replay, replay)
     assert result.replayed == 1
     await wait_for(receiver.delivered, message="replayed delivery arrives")
     assert receiver.delivered()[0].headers["webhook-id"] == event.id
@@ -187,11 +182,12 @@ async def test_replay_sends_a_dead_delivery_again(notifications, nats_client, re
     again = await wait_for(delivered, message="recorded")
     assert [a.status_code for a in again.attempts] == [503, 503, 503, 503, 200]
     one = ReplayDeliveries(project=hook.project, webhook_id=hook.id, delivery_id=event.id)
-    assert (await call(nats_client, notifications, "replay", one, ReplayResult)).replayed == 1
+    assert (await call(nats_client, notifications, Notifications.replay, one)).replayed == 1
     await wait_for(lambda: len(receiver.delivered()) == 2, message="sent once more")
     missing = ReplayDeliveries(project=hook.project, webhook_id=hook.id, delivery_id="nope")
-    with pytest.raises(RemoteError, match="not found"):
-        await call(nats_client, notifications, "replay", missing, ReplayResult)
+    with pytest.raises(RemoteError) as unknown:
+        await call(nats_client, notifications, Notifications.replay, missing)
+    assert unknown.value.code is ErrorCode.NOT_FOUND
 
 
 async def test_forbidden_targets_and_unknown_events_are_refused(notifications, nats_client):
@@ -203,12 +199,12 @@ async def test_forbidden_targets_and_unknown_events_are_refused(notifications, n
     ]:
         with pytest.raises(RemoteError, match=why) as caught:
             await subscribe(nats_client, notifications, url, ["run.*"])
-        assert caught.value.code == "rejected"
+        assert caught.value.code is ErrorCode.INVALID
     with pytest.raises(ValidationError, match=r"unknown event type 'run\.finished'"):
         WebhookSpec(project="acme/demo", url="https://example.com/", events=["run.finished"])
     raw = {"project": "acme/demo", "url": "https://example.com/", "events": ["nothing.*"]}
     reply = await nats_client.request(
-        notifications.subjects.rpc("notifications", "create_webhook"), json.dumps(raw).encode()
+        Notifications.create_webhook.subject(notifications.subjects), json.dumps(raw).encode()
     )
     doc = json.loads(reply.data)
     assert doc["code"] == "invalid"

@@ -75,13 +75,18 @@ async def test_bad_input_is_a_readable_4xx(http, notifications):
     assert "matches no event type" in nothing.text
     metadata = await http.post(base, json={"url": "http://169.254.169.254/", "events": ["*"]})
     assert metadata.status_code == 400
+    assert metadata.json()["code"] == "invalid"
     assert "cloud metadata" in metadata.json()["message"]
     scheme = await http.post(base, json={"url": "gopher://example.com/", "events": ["*"]})
     assert scheme.status_code == 422
     missing = "0" * 32
-    assert (await http.delete(f"{base}/{missing}")).status_code == 404
-    assert (await http.get(f"{base}/{missing}/deliveries")).status_code == 404
-    assert (await http.post(f"{base}/{missing}/replay")).status_code == 404
+    for unknown in (
+        await http.delete(f"{base}/{missing}"),
+        await http.get(f"{base}/{missing}/deliveries"),
+        await http.post(f"{base}/{missing}/replay"),
+    ):
+        assert unknown.status_code == 404
+        assert unknown.json()["code"] == "not_found"
     assert (await http.get(f"{base}/not-an-id/deliveries")).status_code == 422
     status = await http.get(f"{base}/{missing}/deliveries", params={"status": "lost"})
     assert status.status_code == 422

@@ -37,3 +37,15 @@ def test_bad_values_are_refused():
         NotificationSettings(retry_schedule=[-1])
     with pytest.raises(ValidationError, match="does not appear to be an IPv4 or IPv6 network"):
         NotificationSettings(allow_networks=["not-a-network"])
+
+
+def test_shared_variables_keep_their_names_and_the_service_its_prefix(monkeypatch):
+    monkeypatch.setenv("AXONAL_DATABASE_URL", "postgresql://db.internal/axonal")
+    monkeypatch.setenv("AXONAL_NAMESPACE", "prod")
+    monkeypatch.setenv("AXONAL_NOTIFICATIONS_CONCURRENCY", "8")
+    monkeypatch.setenv("AXONAL_NOTIFICATIONS_POLL_INTERVAL", "0.25")
+    monkeypatch.setenv("AXONAL_CONCURRENCY", "99")  # not a notifications variable
+    settings = NotificationSettings()
+    assert settings.database_url == "postgresql://db.internal/axonal"
+    assert settings.subjects.namespace == "prod"
+    assert (settings.concurrency, settings.poll_interval) == (8, 0.25)

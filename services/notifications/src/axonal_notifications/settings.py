@@ -1,4 +1,5 @@
-"""Notifications settings (env prefix ``AXONAL_NOTIFICATIONS_``).
+"""Notifications settings: the shared service settings (``AXONAL_NATS_URL``,
+``AXONAL_DATABASE_URL``...) and the service's own, prefixed ``AXONAL_NOTIFICATIONS_``.
 
 Lists are comma-separated: ``AXONAL_NOTIFICATIONS_ALLOW_NETWORKS=10.0.0.0/8,127.0.0.1/32``.
 """
@@ -9,8 +10,9 @@ import ipaddress
 from typing import Annotated, Any
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import NoDecode, SettingsConfigDict
 
+from axonal_bus.service import ServiceSettings
 from axonal_notifications.domain.schedule import DEFAULT_SCHEDULE
 from axonal_notifications.domain.targets import TargetPolicy
 
@@ -20,10 +22,10 @@ Csv = Annotated[list[str], NoDecode]
 CsvFloats = Annotated[list[float], NoDecode]
 
 
-class NotificationSettings(BaseSettings):
+class NotificationSettings(ServiceSettings):
     """How deliveries are sent, retried and guarded."""
 
-    model_config = SettingsConfigDict(env_prefix="AXONAL_NOTIFICATIONS_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="AXONAL_NOTIFICATIONS_")
 
     attempt_timeout: float = Field(
         default=10.0, gt=0, description="Seconds per attempt (a POST or an SMTP session)."

@@ -5,7 +5,7 @@ addresses (which hold cloud metadata services), known metadata hosts and unspeci
 addresses are always refused. Loopback, private and other non-public addresses are refused
 unless an allow list names the host or a network containing the address. A deny list refuses
 hosts and networks on top. The check runs when a subscription is created and again before
-every attempt (DNS answers change).
+every attempt (DNS answers change): a :class:`TargetGuard` holds the resolver and the policy.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 __all__ = [
     "IPAddress",
     "Resolver",
+    "TargetGuard",
     "TargetPolicy",
     "TargetRefused",
     "check_host",
@@ -136,3 +137,19 @@ async def check_host(
         if why is not None:
             hint = "" if classify(address)[0] else " (allow it with AXONAL_NOTIFICATIONS_ALLOW_*)"
             raise TargetRefused(f"{shown} is refused: {why}{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetGuard:
+    """The resolver and the policy a target is checked with before it is stored."""
+
+    resolver: Resolver
+    policy: TargetPolicy
+
+    async def check_url(self, url: str) -> None:
+        """Raise :class:`TargetRefused` unless ``url`` may be reached."""
+        await check_target(url, self.resolver, self.policy)
+
+    async def check_host(self, host: str) -> None:
+        """Raise :class:`TargetRefused` unless ``host`` may be reached."""
+        await check_host(host, self.resolver, self.policy)

@@ -8,15 +8,16 @@ delivery for the length of an attempt (if its outcome is never recorded, because
 died, it is due again after that). The worker wakes at once when this replica adds a
 delivery or a retry falls due, and polls for the deliveries other replicas added. Outcomes
 are written in batches by one recorder task, so a slow receiver never holds back others;
-each is announced on the bus in the same transaction (see :mod:`~.domain.announcements`).
+each is announced on the bus in the same transaction (see
+:mod:`axonal_notifications.domain.announcements`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -26,24 +27,33 @@ import structlog
 
 from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_bus.outbox import enqueue_many
-from axonal_db import Connection, transaction
+from axonal_db import Connection, create_pool, transaction
 from axonal_events import Subjects
-from axonal_notifications import deliveries_store, targets_store
+from axonal_notifications.deliveries import store
 from axonal_notifications.domain.announcements import announcement
 from axonal_notifications.domain.breaker import Circuit, CircuitState
 from axonal_notifications.domain.deliveries import Job, Outcome, judge
 from axonal_notifications.domain.secrets import mask_url
 from axonal_notifications.ports import Sender
 
-__all__ = ["DeliveryWorker", "WorkerConfig"]
+__all__ = ["DeliveryWorker", "OpenSender", "WorkerConfig"]
 
 log = structlog.get_logger(__name__)
 _RECORD_BATCH = 500
 _LEASE_MARGIN = timedelta(seconds=30)
+_POOL_SIZE = 4
+
+#: Opens the sender of every attempt, closed when the worker stops.
+OpenSender = Callable[[], AbstractAsyncContextManager[Sender]]
 
 
 @dataclass(frozen=True, slots=True)
 class WorkerConfig:
+    """Where the worker's own pool connects (the service's database and schema), and how
+    deliveries are sent, retried and held by their circuits."""
+
+    database_url: str
+    schema: str
     schedule: tuple[float, ...]
     timeout: float
     breaker_threshold: int
@@ -57,15 +67,25 @@ def _transaction(conn: Connection, *, open_one: bool) -> AbstractAsyncContextMan
 
 
 class DeliveryWorker:
-    """Run one per replica with :meth:`run`; :meth:`wake` when a delivery was added."""
+    """One per replica, built with the application: :meth:`start` once the service is up,
+    :meth:`stop` when it stops, :meth:`wake` when deliveries are due now (it may be called
+    before the start: the first look for due deliveries comes with it).
 
-    def __init__(
-        self, pool: asyncpg.Pool, subjects: Subjects, sender: Sender, config: WorkerConfig
-    ) -> None:
-        self.pool = pool
+    Args:
+        subjects: where the announcements of attempts go.
+        config: see :class:`WorkerConfig`.
+        open_sender: opens the sender of every attempt; called by :meth:`start`.
+    """
+
+    pool: asyncpg.Pool
+    sender: Sender
+
+    def __init__(self, subjects: Subjects, config: WorkerConfig, open_sender: OpenSender) -> None:
         self.subjects = subjects
-        self.sender = sender
         self.config = config
+        self._open_sender = open_sender
+        self._resources = AsyncExitStack()
+        self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._outcomes: asyncio.Queue[Outcome] = asyncio.Queue()
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -75,7 +95,34 @@ class DeliveryWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    async def run(self) -> None:
+    async def start(self) -> None:
+        """Open the worker's own pool and its sender, and start sending.
+
+        The pool's commits do not wait for the WAL flush (``synchronous_commit = off``): all
+        the worker writes is claims and outcomes, and what a crash of PostgreSQL could lose
+        of those (the last few milliseconds) only makes an attempt be made again, which
+        at-least-once delivery allows (receivers dedupe by ``webhook-id``). The deliveries
+        themselves are inserted by the intake through the service's pool, durably, before
+        their events are acknowledged.
+        """
+        self.pool = await create_pool(
+            self.config.database_url,
+            schema=self.config.schema,
+            max_size=_POOL_SIZE,
+            server_settings={"synchronous_commit": "off"},
+        )
+        self._resources.push_async_callback(self.pool.close)
+        self.sender = await self._resources.enter_async_context(self._open_sender())
+        self._task = asyncio.create_task(self._run(), name="webhook-worker")
+
+    async def stop(self) -> None:
+        """Stop sending (attempts in flight are cancelled: their deliveries are due again
+        once their claim has passed), then close the sender and the pool."""
+        if self._task is not None:
+            await cancel_and_wait([self._task])
+        await self._resources.aclose()
+
+    async def _run(self) -> None:
         recorder = asyncio.create_task(self._record_loop(), name="webhook-recorder")
         failures = 0
         try:
@@ -100,7 +147,7 @@ class DeliveryWorker:
             self._backlog = True
             return
         async with self.pool.acquire() as conn:
-            jobs, held = await deliveries_store.claim_due(
+            jobs, held = await store.claim_due(
                 conn, free, self._hold, self.config.breaker_threshold
             )
         self._backlog = len(jobs) == free
@@ -121,7 +168,7 @@ class DeliveryWorker:
         sending: list[Job] = []
         probing: dict[str, Circuit] = {}
         async with transaction(self.pool) as conn:
-            circuits = await deliveries_store.circuits(conn, list(by_url))
+            circuits = await store.circuits(conn, list(by_url))
             for url, queued in by_url.items():
                 circuit = circuits[url]
                 match circuit.state(now, self.config.breaker_threshold):
@@ -130,17 +177,17 @@ class DeliveryWorker:
                     case CircuitState.OPEN:
                         assert circuit.open_until is not None  # open means until a time
                         until = circuit.open_until
-                        await deliveries_store.reschedule(conn, queued, until, held=True)
+                        await store.reschedule(conn, queued, until, held=True)
                     case CircuitState.HALF_OPEN:
                         probing[url] = circuit.probing(now, self._hold)
                         sending.append(queued[0])
                         until = now + self._hold
-                        await deliveries_store.reschedule(conn, queued[1:], until, held=True)
+                        await store.reschedule(conn, queued[1:], until, held=True)
                         log.info(
                             "webhooks.circuit_probe", url=mask_url(url), failures=circuit.failures
                         )
             if probing:
-                await deliveries_store.save_circuits(conn, probing)
+                await store.save_circuits(conn, probing)
         return sending
 
     async def _send(self, job: Job) -> None:
@@ -178,16 +225,16 @@ class DeliveryWorker:
         # the circuit would have reopened anyway)
         single = not (failing or gone or announced)
         async with self.pool.acquire() as conn, _transaction(conn, open_one=not single):
-            closed = await deliveries_store.record(conn, judged, sorted(answered))
+            closed = await store.record(conn, judged, sorted(answered))
             await enqueue_many(conn, self.subjects, announced)
             if failing:
                 closed += await self._count_failures(conn, failing, outcomes)
             if closed:
-                released = await deliveries_store.release(conn, closed)
+                released = await store.release(conn, closed)
             for outcome in gone:
                 url = mask_url(outcome.job.url)
                 reason = f"{url} answered 410 Gone at {outcome.at.isoformat()}"
-                await targets_store.disable(conn, outcome.job.target_id, reason)
+                await store.disable_target(conn, outcome.job.target_id, reason)
                 log.warning("webhooks.disabled", target=outcome.job.target_id, reason=reason)
         if released:
             self._wake.set()
@@ -203,14 +250,12 @@ class DeliveryWorker:
         """Apply the outcomes to the circuits of ``urls`` in order; returns those closed
         again (a success after failures)."""
         now = datetime.now(UTC)
-        circuits = await deliveries_store.circuits(conn, list(urls))
+        circuits = await store.circuits(conn, list(urls))
         changed = dict(circuits)
         for outcome in outcomes:
             if outcome.job.url in urls:
                 changed[outcome.job.url] = self._after(changed[outcome.job.url], outcome, now)
-        await deliveries_store.save_circuits(
-            conn, {u: c for u, c in changed.items() if c != circuits[u]}
-        )
+        await store.save_circuits(conn, {u: c for u, c in changed.items() if c != circuits[u]})
         return [u for u, c in changed.items() if c.failures == 0 and circuits[u].failures]
 
     def _after(self, circuit: Circuit, outcome: Outcome, now: datetime) -> Circuit:

@@ -1,11 +1,12 @@
-"""Which deliveries a batch of events calls for, decided in the intake's transaction.
+"""Which deliveries a batch of events calls for, decided in the intake's transaction (see
+:mod:`axonal_notifications.deliveries.handlers`).
 
 * webhook subscriptions that want an event: one delivery each;
 * a ``hook.requested`` with a notifier: one delivery to the project's connection of that
   name; a hook that names no such connection (or a disabled one, or one of another kind)
   adds none, is logged as a warning and announced as a final ``notification.failed``;
 * alert routes that take an event: one delivery to the route's connection unless the same
-  alert was delivered within the route's window (see :mod:`~.domain.alerts`).
+  alert was delivered within the route's window (see :mod:`axonal_notifications.domain.alerts`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ import structlog
 from axonal_bus.outbox import enqueue
 from axonal_db import Connection
 from axonal_events import CloudEvent, EventData, NotificationFailed, Subjects, new_event
-from axonal_notifications import connections_store, routes_store, webhooks_store
+from axonal_notifications.connections import store as connections_store
 from axonal_notifications.domain.alerts import Route, admit, matching
 from axonal_notifications.domain.announcements import SOURCE
 from axonal_notifications.domain.deliveries import NewDelivery
 from axonal_notifications.domain.filters import Subscription, wants
 from axonal_notifications.domain.hooks import HookCall, hook_call, refusal
+from axonal_notifications.routes import store as routes_store
+from axonal_notifications.webhooks import store as webhooks_store
 
 __all__ = ["Received", "deliveries_for"]
 

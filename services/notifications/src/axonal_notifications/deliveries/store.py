@@ -1,4 +1,6 @@
-"""SQL for deliveries: added per event, claimed by workers, their attempts, read, replayed."""
+"""SQL for deliveries: added per event, claimed by workers, their attempts, read, replayed;
+the circuits of their URLs (``endpoints``) and the ``targets`` they go to (the view over
+webhook subscriptions and connections)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ __all__ = [
     "add",
     "circuits",
     "claim_due",
+    "disable_target",
     "list_for",
     "record",
     "release",
@@ -214,3 +217,19 @@ async def replay(conn: Connection, target_id: str, event_id: str | None) -> int:
         event_id,
     )
     return int(status.rsplit(" ", 1)[1])
+
+
+async def disable_target(conn: Connection, target_id: str, reason: str) -> None:
+    """Disable a target (webhook subscription or connection); its deliveries still waiting
+    are dead (replayable)."""
+    for table in ("webhooks", "connections"):
+        await conn.execute(
+            f"UPDATE {table} SET enabled = false, disabled_reason = $2 WHERE id = $1",  # noqa: S608 - fixed names
+            target_id,
+            reason,
+        )
+    await conn.execute(
+        "UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, updated_at = now() "
+        "WHERE target_id = $1 AND status IN ('pending', 'failed')",
+        target_id,
+    )
