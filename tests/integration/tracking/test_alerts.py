@@ -2,10 +2,14 @@
 
 import json
 
+import pytest
+
 from axonal_bus import rpc
+from axonal_bus.errors import RemoteError
 from axonal_db import connect
-from axonal_events import CATALOG, MetricCrossed, StreamKind
-from axonal_events.metrics import AlertRuleInfo, AlertRuleList, AlertRuleSpec, ListAlertRules
+from axonal_events import CATALOG, ErrorCode, MetricCrossed, StreamKind
+from axonal_events.metrics import AlertRuleSpec, DeleteAlertRule, ListAlertRules
+from axonal_events.rpcs import Tracking
 from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
@@ -49,14 +53,9 @@ async def test_loss_above_5_for_3_points_crosses_once_per_excursion(
     spec = AlertRuleSpec(
         project="acme/demo", metric="loss", comparison="gt", threshold=5, for_points=3
     )
-    rule = await rpc.request(
-        nats_client, subjects.rpc("tracking", "create_alert"), spec, AlertRuleInfo
-    )
-    listed = await rpc.request(
-        nats_client,
-        subjects.rpc("tracking", "list_alerts"),
-        ListAlertRules(project="acme/demo"),
-        AlertRuleList,
+    rule = await rpc.call(nats_client, subjects, Tracking.create_alert, spec)
+    listed = await rpc.call(
+        nats_client, subjects, Tracking.list_alerts, ListAlertRules(project="acme/demo")
     )
     assert [r.id for r in listed.rules] == [rule.id]
 
@@ -94,9 +93,7 @@ async def test_a_rule_with_tags_watches_only_runs_created_with_them(
     spec = AlertRuleSpec(
         project="acme/tagged", metric="loss", comparison="gt", threshold=5, tags=["nightly", "gpu"]
     )
-    rule = await rpc.request(
-        nats_client, subjects.rpc("tracking", "create_alert"), spec, AlertRuleInfo
-    )
+    rule = await rpc.call(nats_client, subjects, Tracking.create_alert, spec)
     assert rule.tags == ["gpu", "nightly"]
 
     crossed: list[MetricCrossed] = []
@@ -116,3 +113,15 @@ async def test_a_rule_with_tags_watches_only_runs_created_with_them(
     await wait_for(lambda: len(crossed) >= 1, message="a crossing")
     await sub.unsubscribe()
     assert [(c.run_uuid, c.rule_id) for c in crossed] == [(watched, rule.id)]
+
+
+async def test_a_deleted_rule_is_gone_and_deleting_it_again_is_not_found(tracking, nats_client):
+    subjects = tracking.subjects
+    spec = AlertRuleSpec(project="acme/demo", metric="acc", comparison="lt", threshold=0.5)
+    rule = await rpc.call(nats_client, subjects, Tracking.create_alert, spec)
+    delete = DeleteAlertRule(project="acme/demo", id=rule.id)
+    left = await rpc.call(nats_client, subjects, Tracking.delete_alert, delete)
+    assert left.rules == []
+    with pytest.raises(RemoteError, match=f"alert rule {rule.id} does not exist") as gone:
+        await rpc.call(nats_client, subjects, Tracking.delete_alert, delete)
+    assert gone.value.code is ErrorCode.NOT_FOUND

@@ -5,17 +5,20 @@ import signal
 from axonal_db import connect
 from axonal_events import StreamKind
 from axonal_testing.bus import drained
+from axonal_testing.services import service_process
 from axonal_testing.waiting import wait_for
+from axonal_tracking.settings import TrackingSettings
 
-from .conftest import batch, create_run, send, start_tracking
+from .conftest import batch, create_run, send
 
 BATCHES, PER_BATCH = 60, 5000  # 300,000 points (the benchmark ingests a million)
 
 
 async def test_killed_tracking_resumes_without_loss_or_duplicates(
-    bus_settings, database_url, nats_client, tmp_path
+    service_settings, database_url, nats_client, tmp_path
 ):
-    js, subjects = nats_client.jetstream(), bus_settings.subjects
+    settings = service_settings(TrackingSettings)
+    js, subjects = nats_client.jetstream(), settings.subjects
     run_uuid = await create_run(js, subjects)
     total = BATCHES * PER_BATCH
     conn = await connect(database_url)
@@ -29,7 +32,7 @@ async def test_killed_tracking_resumes_without_loss_or_duplicates(
             return 0
 
     with (tmp_path / "tracking.log").open("wb") as log:
-        first = start_tracking(bus_settings, database_url, log)
+        first = service_process("axonal_tracking", settings, log)
         try:
             for i in range(BATCHES):
                 steps = range(i * PER_BATCH, (i + 1) * PER_BATCH)
@@ -38,7 +41,7 @@ async def test_killed_tracking_resumes_without_loss_or_duplicates(
             first.send_signal(signal.SIGKILL)  # mid-stream: no drain, acks in flight lost
             first.wait(10)
             partial = await stored()
-            second = start_tracking(bus_settings, database_url, log)
+            second = service_process("axonal_tracking", settings, log)
             try:
 
                 async def complete() -> bool:

@@ -155,7 +155,7 @@ async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeyp
         assert json.loads(deleted.stdout) == {"rules": []}
         gone = await run("alerts", "delete", rule["id"])
         assert gone.exit_code == 1
-        assert "not found" in gone.output
+        assert f"alert rule {rule['id']} does not exist" in gone.output
 
 
 async def _runs_with_metrics(platform, nats_client, tracking) -> tuple[str, str]:

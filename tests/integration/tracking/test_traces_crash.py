@@ -8,9 +8,9 @@ from axonal_db import connect
 from axonal_events import StreamKind
 from axonal_events.traces import ObservationRecord, TraceBatch, TraceRecord
 from axonal_testing.bus import drained
+from axonal_testing.services import service_process
 from axonal_testing.waiting import wait_for
-
-from .conftest import start_tracking
+from axonal_tracking.settings import TrackingSettings
 
 PROJECT = "0190aaaa-bbbb-7ccc-8ddd-ffffffffffff"
 BATCHES, TRACES_PER_BATCH, SPANS_PER_TRACE = 40, 50, 10  # 2,000 traces, 20,000 observations
@@ -46,9 +46,10 @@ def trace_batch(index: int) -> bytes:
 
 
 async def test_killed_tracking_stores_every_span_once(
-    bus_settings, database_url, nats_client, tmp_path
+    service_settings, database_url, nats_client, tmp_path
 ):
-    js, subjects = nats_client.jetstream(), bus_settings.subjects
+    settings = service_settings(TrackingSettings)
+    js, subjects = nats_client.jetstream(), settings.subjects
     conn = await connect(database_url)
     total_traces = BATCHES * TRACES_PER_BATCH
     total_spans = total_traces * SPANS_PER_TRACE
@@ -61,7 +62,7 @@ async def test_killed_tracking_stores_every_span_once(
 
     spans = "SELECT count(*) FROM tracking.observations WHERE project_id = $1"
     with (tmp_path / "tracking.log").open("wb") as log:
-        first = start_tracking(bus_settings, database_url, log)
+        first = service_process("axonal_tracking", settings, log)
         try:
             for index in range(BATCHES):
                 headers = {"Nats-Msg-Id": f"traces-{index}"}
@@ -71,7 +72,7 @@ async def test_killed_tracking_stores_every_span_once(
             first.send_signal(signal.SIGKILL)  # mid-stream: no drain, acks in flight lost
             first.wait(10)
             partial = await count(spans)
-            second = start_tracking(bus_settings, database_url, log)
+            second = service_process("axonal_tracking", settings, log)
             try:
 
                 async def complete() -> bool:

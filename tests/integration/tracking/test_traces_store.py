@@ -7,30 +7,31 @@ import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from axonal_bus import rpc
+from axonal_bus.errors import RemoteError
 from axonal_db import connect
-from axonal_events import StreamKind
+from axonal_events import ErrorCode, StreamKind
+from axonal_events.rpcs import Tracking
 from axonal_events.traces import (
+    GetSession,
     GetTrace,
     ListObservations,
     ListScores,
     ListSessions,
     ListTraces,
-    ObservationPage,
     ObservationRecord,
-    ScorePage,
     ScoreRecord,
-    SessionPage,
     TraceBatch,
     TraceDetail,
-    TracePage,
     TraceRecord,
 )
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
-from axonal_tracking import traces_store
-from axonal_tracking.traces_ingest import store_batch
-from axonal_tracking.traces_wire import decode_trace_batch
+from axonal_tracking.traces import store
+from axonal_tracking.traces.ingest import store_batch
+from axonal_tracking.traces.wire import decode_trace_batch
 
 PROJECT = "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -50,18 +51,16 @@ async def publish(js, subjects, data: TraceBatch | bytes) -> None:
     await js.publish(subjects.ingest(f"traces.{PROJECT}"), payload, headers=headers)
 
 
-async def call(nc, subjects, method, request, reply):
-    return await rpc.request(nc, subjects.rpc("tracking", method), request, reply)
-
-
 async def detail(nc, subjects, trace_id: str, observations: int = 0) -> TraceDetail:
+    request = GetTrace(project_id=PROJECT, id=trace_id)
+
     async def stored():
         try:
-            found = await call(
-                nc, subjects, "get_trace", GetTrace(project_id=PROJECT, id=trace_id), TraceDetail
-            )
-        except Exception:
-            return None
+            found = await rpc.call(nc, subjects, Tracking.get_trace, request)
+        except RemoteError as exc:
+            if exc.code is not ErrorCode.NOT_FOUND:
+                raise
+            return None  # not stored yet
         return found if len(found.observations) >= observations else None
 
     return await wait_for(stored, timeout=20, message=f"trace {trace_id} stored")
@@ -204,52 +203,69 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
     assert found.trace.input == {"question": "2+2?"}
     assert found.observations[1].end_time == at(10)
 
-    page = await call(
+    page = await rpc.call(
         nats_client,
         subjects,
-        "list_traces",
+        Tracking.list_traces,
         ListTraces(project_id=PROJECT, user_id="u", tags=["a"]),
-        TracePage,
     )
     assert [t.id for t in page.data] == [trace_id]
     assert page.meta.total_items == 1
-    none = await call(
+    none = await rpc.call(
         nats_client,
         subjects,
-        "list_traces",
+        Tracking.list_traces,
         ListTraces(project_id=PROJECT, tags=["zzz"]),
-        TracePage,
     )
     assert none.data == []
-    sessions = await call(
-        nats_client, subjects, "list_sessions", ListSessions(project_id=PROJECT), SessionPage
+    sessions = await rpc.call(
+        nats_client, subjects, Tracking.list_sessions, ListSessions(project_id=PROJECT)
     )
     assert [(s.id, s.trace_ids) for s in sessions.data] == [("s-1", [trace_id])]
-    first_page = await call(
+    first_page = await rpc.call(
         nats_client,
         subjects,
-        "list_observations",
+        Tracking.list_observations,
         ListObservations(project_id=PROJECT, limit=1, session_id="s-1"),
-        ObservationPage,
     )
     assert [o.id for o in first_page.data] == ["o2"]
-    second = await call(
+    second = await rpc.call(
         nats_client,
         subjects,
-        "list_observations",
+        Tracking.list_observations,
         ListObservations(project_id=PROJECT, limit=1, cursor=first_page.cursor),
-        ObservationPage,
     )
     assert [o.id for o in second.data] == ["o1"]
     assert second.cursor is None
-    scores = await call(
+    scores = await rpc.call(
         nats_client,
         subjects,
-        "list_scores",
+        Tracking.list_scores,
         ListScores(project_id=PROJECT, trace_id=trace_id),
-        ScorePage,
     )
     assert [s.id for s in scores.data] == ["s1"]
+
+
+async def test_unknown_traces_and_sessions_are_not_found_and_a_bad_cursor_is_invalid(
+    tracking, nats_client
+):
+    subjects = tracking.subjects
+    missing = [
+        (Tracking.get_trace, GetTrace(project_id=PROJECT, id="nope"), "trace nope"),
+        (Tracking.get_session, GetSession(project_id=PROJECT, id="nope"), "session nope"),
+    ]
+    for method, request, what in missing:
+        with pytest.raises(RemoteError, match=f"{what} does not exist") as raised:
+            await rpc.call(nats_client, subjects, method, request)
+        assert raised.value.code is ErrorCode.NOT_FOUND
+    bad_cursor = [
+        (Tracking.list_observations, ListObservations(project_id=PROJECT, cursor="x")),
+        (Tracking.list_scores, ListScores(project_id=PROJECT, cursor="x")),
+    ]
+    for method, request in bad_cursor:
+        with pytest.raises(RemoteError, match="not a cursor") as raised:
+            await rpc.call(nats_client, subjects, method, request)
+        assert raised.value.code is ErrorCode.INVALID
 
 
 async def test_a_malformed_batch_goes_to_the_dlq(tracking, nats_client):
@@ -266,13 +282,13 @@ async def test_a_malformed_batch_goes_to_the_dlq(tracking, nats_client):
 async def test_rows_are_sent_in_the_order_of_each_tables_row_type(tracking, database_url):
     conn = await connect(database_url)
     try:
-        for table, columns in traces_store.COLUMNS.items():
+        for table, columns in store.COLUMNS.items():
             found = await conn.fetch(
                 "SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0"
                 " AND NOT attisdropped ORDER BY attnum",
                 f"tracking.{table}",
             )
-            assert tuple(r["attname"] for r in found) == (*columns, *traces_store.ROW_TAIL)
+            assert tuple(r["attname"] for r in found) == (*columns, *store.ROW_TAIL)
     finally:
         await conn.close()
 

@@ -8,7 +8,8 @@ from axonal_bus import rpc
 from axonal_bus.outbox import event_headers
 from axonal_db import connect
 from axonal_events import RunStatus, StreamKind
-from axonal_events.metrics import LatestMetrics, ReadLatest, ReadSeries, SeriesList
+from axonal_events.metrics import ReadLatest, ReadSeries
+from axonal_events.rpcs import Tracking
 from axonal_testing.bus import read_stream
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
@@ -27,7 +28,7 @@ async def stored(database_url, run_uuid):
 
 
 async def series(nats_client, subjects, request):
-    return await rpc.request(nats_client, subjects.rpc("tracking", "series"), request, SeriesList)
+    return await rpc.call(nats_client, subjects, Tracking.series, request)
 
 
 async def test_points_are_stored_once_and_read_back_downsampled(
@@ -59,9 +60,8 @@ async def test_points_are_stored_once_and_read_back_downsampled(
     ]
     assert [s.name for s in found.series] == ["acc", "loss", "sparse"]
 
-    subject = subjects.rpc("tracking", "latest")
-    latest = await rpc.request(
-        nats_client, subject, ReadLatest(run_uuids=[run_uuid]), LatestMetrics
+    latest = await rpc.call(
+        nats_client, subjects, Tracking.latest, ReadLatest(run_uuids=[run_uuid])
     )
     assert latest.values == {run_uuid: {"loss": 9999.0, "acc": 9.0, "sparse": 2e6}}
 

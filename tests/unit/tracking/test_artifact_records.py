@@ -7,7 +7,7 @@ import pytest
 from axonal._artifacts import KINDS
 from axonal_bus.errors import Permanent
 from axonal_events.artifacts import MAX_SUMMARY_BYTES, ArtifactKind
-from axonal_tracking.artifacts import decode_record
+from axonal_tracking.artifacts.handlers import decode_record
 
 RECORD = {
     "run_uuid": "0123456789abcdef0123456789abcdef",

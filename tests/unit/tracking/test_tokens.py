@@ -7,8 +7,8 @@ import pytest
 import tiktoken
 
 from axonal_testing.waiting import wait_for_sync
-from axonal_tracking import tokens
-from axonal_tracking.tokens import count_tokens
+from axonal_tracking.traces import tokens
+from axonal_tracking.traces.tokens import count_tokens
 
 
 @pytest.fixture

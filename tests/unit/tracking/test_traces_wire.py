@@ -17,8 +17,8 @@ from axonal_events.traces import (
     TraceBatch,
     TraceRecord,
 )
-from axonal_tracking import traces_wire
-from axonal_tracking.traces_wire import KINDS, decode_trace_batch
+from axonal_tracking.traces import wire as traces_wire
+from axonal_tracking.traces.wire import KINDS, decode_trace_batch
 
 AT = "2026-12-01T10:00:00.123456Z"
 PROJECT = {"project_id": "p-1", "project": "acme/llm", "received_at": AT}

@@ -1,1 +1,3 @@
-"""The tracking service: metric points from runs, stored once, queried as series."""
+"""Axonal tracking service: metric points of runs and their alert rules, artifact records and
+lineage, LLM traces with their observations and scores, and the LLM model prices they are
+costed with."""

@@ -1,4 +1,4 @@
-"""SQL for traces, observations, scores and sessions (tracking schema): merge-upserts."""
+"""SQL writes of ``traces``, ``observations``, ``scores`` and ``sessions``: merge-upserts."""
 
 # ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SQL reads of traces, observations, scores and sessions (tracking schema)."""
+"""SQL reads of the ``traces``, ``observations``, ``scores`` and ``sessions`` tables."""
 
 # ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
 from __future__ import annotations

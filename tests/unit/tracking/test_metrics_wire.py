@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from axonal_bus.errors import Permanent
 from axonal_events.metrics import MetricBatch
-from axonal_tracking.wire import decode_batch
+from axonal_tracking.metrics.wire import decode_batch
 
 RUN = "0123456789abcdef0123456789abcdef"
 AT = "2026-12-01T10:00:00.123+00:00"

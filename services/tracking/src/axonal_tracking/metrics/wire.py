@@ -4,45 +4,24 @@ The contract is :class:`axonal_events.metrics.MetricBatch`. Decoding thousands o
 pydantic models costs more than storing them, so batches are decoded with msgspec structs that
 mirror the contract (same names, patterns and bounds) and fall back to the contract itself only
 when msgspec refuses a batch: it then either explains the refusal or, for input the contract
-accepts in its lax mode (a step sent as ``"3"``, a time as a number), decodes it.
+accepts in its lax mode (a step sent as ``"3"``, a time as a number), decodes it. Either way
+the result is a :class:`~axonal_tracking.domain.points.Batch`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Protocol
+from typing import Annotated
 
 import msgspec
 from pydantic import ValidationError
 
 from axonal_bus.errors import Permanent
 from axonal_events.metrics import MAX_POINTS_PER_BATCH, METRIC_NAME_PATTERN, MetricBatch
+from axonal_tracking.domain.points import Batch
 
-__all__ = ["Batch", "Point", "decode_batch"]
-
-
-class Point(Protocol):
-    """One metric point, whichever decoder made it."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def step(self) -> int: ...
-    @property
-    def value(self) -> float: ...
-    @property
-    def at(self) -> datetime: ...
-
-
-class Batch(Protocol):
-    """The points of one run, whichever decoder made them."""
-
-    @property
-    def run_uuid(self) -> str: ...
-    @property
-    def points(self) -> Sequence[Point]: ...
+__all__ = ["decode_batch"]
 
 
 class _Point(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -1,4 +1,4 @@
-"""SQL for artifact records: idempotent upsert, a run's artifacts, and lineage between runs."""
+"""SQL of the ``artifacts`` table: idempotent upsert, a run's artifacts, lineage between runs."""
 
 from __future__ import annotations
 

@@ -1,25 +1,15 @@
-"""SQL for the tracking schema only: runs heard of, metric points, series and latest values."""
+"""SQL of the ``runs`` (heard of) and ``metric_points`` tables: insert, series, latest values."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import asyncpg
 
 from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
-from axonal_tracking.wire import Batch
+from axonal_tracking.domain.points import Batch
+from axonal_tracking.domain.runs import KnownRun
 
-__all__ = ["KnownRun", "insert_points", "known_run", "latest", "record_run", "series"]
-
-
-@dataclass(frozen=True, slots=True)
-class KnownRun:
-    """A run heard of: its project and the tags it was created with."""
-
-    uuid: str
-    project: str
-    tags: list[str]
+__all__ = ["insert_points", "known_run", "latest", "record_run", "series"]
 
 
 async def record_run(conn: Connection, run: KnownRun) -> None:

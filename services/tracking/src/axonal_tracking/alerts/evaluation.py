@@ -1,4 +1,8 @@
-"""Evaluate a project's alert rules on a stored batch; each crossing is one outbox event."""
+"""Evaluate a project's alert rules on a stored batch; each crossing is one outbox event.
+
+Called by the metric ingestion (:mod:`axonal_tracking.metrics.ingest`) inside the transaction
+that stores the batch: the rules' states and the crossings commit with the points, or none do.
+"""
 
 from __future__ import annotations
 
@@ -6,29 +10,28 @@ from collections import defaultdict
 
 from axonal_bus.outbox import enqueue
 from axonal_db import Connection
-from axonal_events import MetricCrossed, Subjects, new_event
-from axonal_tracking import alerts_store
+from axonal_events import MetricCrossed, new_event
+from axonal_tracking.alerts import store
+from axonal_tracking.context import Context
 from axonal_tracking.domain.alerts import advance
-from axonal_tracking.store import KnownRun
-from axonal_tracking.wire import Batch
+from axonal_tracking.domain.points import Batch
+from axonal_tracking.domain.runs import KnownRun
 
 __all__ = ["evaluate"]
 
-SOURCE = "/axonal/tracking"
 
-
-async def evaluate(conn: Connection, subjects: Subjects, run: KnownRun, batch: Batch) -> int:
+async def evaluate(ctx: Context, conn: Connection, run: KnownRun, batch: Batch) -> int:
     """Advance every rule watching the batch's run; returns the crossings emitted."""
     project = run.project
     by_metric: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for point in batch.points:
         by_metric[point.name].append((point.step, point.value))
     emitted = 0
-    for rule in await alerts_store.rules_for(conn, project, list(by_metric), run.tags):
-        state = await alerts_store.lock_state(conn, rule.id, batch.run_uuid)
+    for rule in await store.rules_for(conn, project, list(by_metric), run.tags):
+        state = await store.lock_state(conn, rule.id, batch.run_uuid)
         after, crossings = advance(rule, state, by_metric[rule.metric])
         if after != state:
-            await alerts_store.save_state(conn, rule.id, batch.run_uuid, after)
+            await store.save_state(conn, rule.id, batch.run_uuid, after)
         for crossing in crossings:
             data = MetricCrossed(
                 run_uuid=batch.run_uuid,
@@ -40,6 +43,6 @@ async def evaluate(conn: Connection, subjects: Subjects, run: KnownRun, batch: B
                 comparison=rule.comparison,
                 threshold=rule.threshold,
             )
-            await enqueue(conn, subjects, new_event(data, source=SOURCE, project=project))
+            await enqueue(conn, ctx.subjects, new_event(data, source=ctx.source, project=project))
             emitted += 1
     return emitted

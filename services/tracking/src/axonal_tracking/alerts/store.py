@@ -1,4 +1,4 @@
-"""SQL for alert rules and their per-run state."""
+"""SQL of the ``alert_rules`` table and of ``alert_states`` (where each rule stands for a run)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SQL for a project's own model definitions."""
+"""SQL of the ``models`` table: a project's own LLM model definitions (prices)."""
 
 from __future__ import annotations
 

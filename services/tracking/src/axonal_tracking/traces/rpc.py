@@ -1,0 +1,98 @@
+"""Request/reply reads of LLM traces: what the Langfuse-compatible read API and tools call."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+
+from axonal_bus.errors import Invalid, NotFound
+from axonal_db import Connection, transaction
+from axonal_events.rpcs import Tracking
+from axonal_events.traces import (
+    GetSession,
+    GetTrace,
+    ListObservations,
+    ListScores,
+    ListSessions,
+    ListTraces,
+    ObservationPage,
+    ScorePage,
+    SessionPage,
+    SessionWithTraces,
+    TraceDetail,
+    TracePage,
+)
+from axonal_tracking.context import Context
+from axonal_tracking.traces import queries
+from axonal_tracking.traces.queries import InvalidCursor
+
+__all__ = [
+    "get_session",
+    "get_trace",
+    "list_observations",
+    "list_scores",
+    "list_sessions",
+    "list_traces",
+    "register",
+]
+
+
+def _snapshot(ctx: Context) -> AbstractAsyncContextManager[Connection]:
+    """One read-only snapshot: a trace and its observations as one commit left them."""
+    return transaction(ctx.pool, isolation="repeatable_read", readonly=True)
+
+
+async def list_traces(ctx: Context, request: ListTraces) -> TracePage:
+    async with ctx.pool.acquire() as conn:
+        data, meta = await queries.list_traces(conn, request)
+    return TracePage(data=data, meta=meta)
+
+
+async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
+    async with _snapshot(ctx) as conn:
+        trace = await queries.get_trace(conn, request.project_id, request.id)
+        if trace is None:
+            raise NotFound(f"trace {request.id} does not exist")
+        observations = await queries.observations_of(conn, request.project_id, trace.id)
+        scores = await queries.scores_of(conn, request.project_id, trace.id)
+    return TraceDetail(trace=trace, observations=observations, scores=scores)
+
+
+async def list_observations(ctx: Context, request: ListObservations) -> ObservationPage:
+    async with ctx.pool.acquire() as conn:
+        try:
+            data, cursor = await queries.list_observations(conn, request)
+        except InvalidCursor as exc:
+            raise Invalid(str(exc)) from None
+    return ObservationPage(data=data, cursor=cursor)
+
+
+async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
+    async with ctx.pool.acquire() as conn:
+        try:
+            data, meta, cursor = await queries.list_scores(conn, request)
+        except InvalidCursor as exc:
+            raise Invalid(str(exc)) from None
+    return ScorePage(data=data, meta=meta, cursor=cursor)
+
+
+async def list_sessions(ctx: Context, request: ListSessions) -> SessionPage:
+    async with ctx.pool.acquire() as conn:
+        data, meta = await queries.list_sessions(conn, request)
+    return SessionPage(data=data, meta=meta)
+
+
+async def get_session(ctx: Context, request: GetSession) -> SessionWithTraces:
+    async with _snapshot(ctx) as conn:
+        found = await queries.get_session(conn, request.project_id, request.id)
+    if found is None:
+        raise NotFound(f"session {request.id} does not exist")
+    return SessionWithTraces(session=found[0], traces=found[1])
+
+
+def register(ctx: Context) -> None:
+    ctx.serve(Tracking.list_traces, list_traces)
+    ctx.serve(Tracking.get_trace, get_trace)
+    ctx.serve(Tracking.list_observations, list_observations)
+    ctx.serve(Tracking.list_scores, list_scores)
+    ctx.serve(Tracking.list_sessions, list_sessions)
+    ctx.serve(Tracking.get_session, get_session)
