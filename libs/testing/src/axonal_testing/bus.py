@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import asyncpg
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy
@@ -13,10 +12,9 @@ from nats.js.errors import NotFoundError
 
 from axonal_bus.broker import create_broker
 from axonal_bus.settings import BusSettings
-from axonal_db import connect, quote_schema
 
 __all__ = [
-    "drained", "forget_earlier_outbox", "make_broker", "read_stream", "running", "stream_count",
+    "drained", "make_broker", "read_stream", "running", "stream_count",
 ]  # fmt: skip
 
 
@@ -25,20 +23,6 @@ async def drained(js: JetStreamContext, stream: str, durable: str) -> bool:
     to deliver or redeliver (a test's proof that no late or duplicate effect is coming)."""
     info = await js.consumer_info(stream, durable)
     return not info.num_pending and not info.num_ack_pending
-
-
-async def forget_earlier_outbox(database_url: str, schema: str) -> None:
-    """Mark as published what earlier tests left unpublished in ``schema``'s outbox: the tests
-    of a module share its database, each in its own namespace, and the streams of an earlier
-    namespace are gone, so this test's relay would retry those rows ahead of its own."""
-    conn = await connect(database_url)
-    try:
-        outbox = f"{quote_schema(schema)}.outbox"  # a checked identifier
-        await conn.execute(f"UPDATE {outbox} SET published_at = now() WHERE published_at IS NULL")  # noqa: S608
-    except asyncpg.UndefinedTableError:  # the module's first test: no outbox yet
-        pass
-    finally:
-        await conn.close()
 
 
 def make_broker(settings: BusSettings, service: str = "tests") -> NatsBroker:
