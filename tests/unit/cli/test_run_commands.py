@@ -16,8 +16,6 @@ from axonal_events.commands import COMMANDS
 from axonal_testing.api_fakes import FakePlatform, api_in_thread
 from axonal_testing.bus import read_stream
 
-axonal.cli._register_core()
-
 JOB = """
 kind: component
 name: hello

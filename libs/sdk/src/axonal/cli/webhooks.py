@@ -7,16 +7,18 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
-from axonal.deliveries_cli import add_delivery_commands
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.deliveries import add_delivery_commands
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["webhooks_app"]
+__all__ = ["app"]
 
-webhooks_app = typer.Typer(
+app = typer.Typer(
     name="webhooks",
     help="Webhook subscriptions: events POSTed as signed CloudEvents.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 
@@ -41,7 +43,7 @@ def _show(webhooks: list[dict[str, Any]]) -> None:
     console.print(table if webhooks else "no webhooks")
 
 
-@webhooks_app.command("create")
+@app.command("create")
 def create(
     url: Annotated[str, typer.Argument(help="The receiver's http(s) URL.")],
     events: Annotated[
@@ -85,7 +87,7 @@ def create(
     )
 
 
-@webhooks_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's subscriptions."""
     path = guarded(lambda: _path(project))
@@ -94,7 +96,7 @@ def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = No
     print_json(found) if as_json else _show(found["webhooks"])
 
 
-@webhooks_app.command("delete")
+@app.command("delete")
 def delete(
     webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
     project: ProjectOpt = None,
@@ -108,4 +110,4 @@ def delete(
     print_json(found) if as_json else console.print(f"deleted webhook [bold]{webhook_id}[/]")
 
 
-add_delivery_commands(webhooks_app, _path, "webhook", "id")
+add_delivery_commands(app, _path, "webhook", "id")

@@ -1,40 +1,33 @@
-"""``axonal ops``: list, inspect, follow and act on runs; ``axonal project``: projects."""
+"""``axonal ops``: list, inspect, follow and act on runs."""
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import (
-    DONE,
-    ApiUrl,
-    AsJson,
-    ProjectOpt,
-    api,
-    guarded,
-    print_json,
-    run_path,
-)
-from axonal.artifacts_cmd import artifacts
-from axonal.cli import console, fail
-from axonal.compare_cmd import compare
-from axonal.push_cmd import push
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.artifacts import artifacts
+from axonal.cli.compare import compare
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import DONE, console, fail, print_json
+from axonal.cli.push import push
 
-__all__ = ["ops_app", "project_app"]
+__all__ = ["app"]
 
-ops_app = typer.Typer(
-    name="ops", help="List, inspect, follow and act on runs.", no_args_is_help=True
+app = typer.Typer(
+    name="ops",
+    help="List, inspect, follow and act on runs.",
+    no_args_is_help=True,
+    add_completion=False,
 )
-project_app = typer.Typer(name="project", help="Create and list projects.", no_args_is_help=True)
 
 RunUuid = Annotated[str, typer.Argument(help="The run's uuid.")]
 
 
-@ops_app.command("ls")
+@app.command("ls")
 def ls(
     project: ProjectOpt = None,
     status: Annotated[str | None, typer.Option("--status", "-s", help="Only this status.")] = None,
@@ -44,7 +37,7 @@ def ls(
     api_url: ApiUrl = None,
 ) -> None:
     """List the runs of a project, newest first."""
-    from axonal.run_view import runs_table  # noqa: PLC0415
+    from axonal.cli.views.runs import runs_table  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project))
     params: dict[str, Any] = {"limit": limit, "offset": offset}
@@ -58,11 +51,11 @@ def ls(
         console.print(runs_table(page["runs"], page["total"]))
 
 
-@ops_app.command("get")
+@app.command("get")
 def get(run_uuid: RunUuid, project: ProjectOpt = None, as_json: AsJson = False,
         api_url: ApiUrl = None) -> None:  # fmt: skip
     """Show one run."""
-    from axonal.run_view import run_details  # noqa: PLC0415
+    from axonal.cli.views.runs import run_details  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
@@ -70,7 +63,7 @@ def get(run_uuid: RunUuid, project: ProjectOpt = None, as_json: AsJson = False,
     print_json(found) if as_json else console.print(run_details(found))
 
 
-@ops_app.command("statuses")
+@app.command("statuses")
 def statuses(
     run_uuid: RunUuid,
     project: ProjectOpt = None,
@@ -81,7 +74,7 @@ def statuses(
     """Show the status history of a run (with --watch, live until the run is done)."""
     from rich.live import Live  # noqa: PLC0415
 
-    from axonal.run_view import statuses_table, wait_until_exists  # noqa: PLC0415
+    from axonal.cli.views.runs import statuses_table, wait_until_exists  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
@@ -120,7 +113,7 @@ def _print_line(line: dict[str, Any], as_json: bool) -> None:
     console.print(f"[{style}]{text}[/]" if style else text, highlight=False, soft_wrap=True)
 
 
-@ops_app.command("logs")
+@app.command("logs")
 def logs(
     run_uuid: RunUuid,
     project: ProjectOpt = None,
@@ -134,7 +127,7 @@ def logs(
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
         if follow:
-            from axonal.run_view import wait_until_exists  # noqa: PLC0415
+            from axonal.cli.views.runs import wait_until_exists  # noqa: PLC0415
 
             wait_until_exists(client, path)
             for event, data in client.stream_events(f"{path}/logs/stream"):
@@ -175,7 +168,7 @@ def _action(verb: str, doc: str) -> None:
 
     command.__doc__ = doc
     command.__name__ = verb
-    ops_app.command(verb)(command)
+    app.command(verb)(command)
 
 
 for _verb, _doc in (
@@ -187,12 +180,12 @@ for _verb, _doc in (
 ):
     _action(_verb, _doc)
 
-ops_app.command("push")(push)
-ops_app.command("compare")(compare)
-ops_app.command("artifacts")(artifacts)
+app.command("push")(push)
+app.command("compare")(compare)
+app.command("artifacts")(artifacts)
 
 
-@ops_app.command("metrics")
+@app.command("metrics")
 def metrics(
     run_uuid: RunUuid,
     name: Annotated[
@@ -227,7 +220,7 @@ def metrics(
     console.print(table if found["series"] else "no metrics logged yet")
 
 
-@ops_app.command("delete")
+@app.command("delete")
 def delete(
     run_uuid: RunUuid,
     project: ProjectOpt = None,
@@ -245,58 +238,3 @@ def delete(
         print_json(reply)
     else:
         console.print(f"delete: accepted for [bold]{run_uuid}[/]")
-
-
-def _owner_and_name(name: str) -> tuple[str, str]:
-    owner, sep, slug = name.partition("/")
-    if sep:
-        return owner, slug
-    default = os.environ.get("AXONAL_PROJECT", "default/default").partition("/")[0] or "default"
-    return default, name
-
-
-@project_app.command("create")
-def create(
-    name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
-    description: Annotated[str | None, typer.Option("--description", "-d")] = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """Create a project."""
-    owner, slug = _owner_and_name(name)
-    if not owner or not slug:
-        fail(f"project {name!r} is not owner/name", hint="e.g. axonal project create acme/churn")
-    body = {"owner": owner, "name": slug, "description": description}
-    with api(api_url) as client:
-        created = client.request("POST", "/api/v1/projects", json=body)
-    if as_json:
-        print_json(created)
-    else:
-        console.print(f"created project [bold]{escape(owner)}/{escape(slug)}[/] ({created['id']})")
-
-
-@project_app.command("ls")
-def project_ls(
-    owner: Annotated[str | None, typer.Option("--owner", "-o", help="Only this owner.")] = None,
-    as_json: AsJson = False,
-    api_url: ApiUrl = None,
-) -> None:
-    """List projects."""
-    from rich import box  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
-
-    with api(api_url) as client:
-        found = client.request("GET", "/api/v1/projects", params={"owner": owner} if owner else {})
-    if as_json:
-        print_json(found)
-        return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("project", "description", "created"):
-        table.add_column(column)
-    for item in found["projects"]:
-        table.add_row(
-            escape(f"{item['owner']}/{item['name']}"),
-            escape(item.get("description") or ""),
-            str(item["created_at"])[:19],
-        )
-    console.print(table)

@@ -11,18 +11,22 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
 from axonal.api_client import split_project
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["events_app"]
+__all__ = ["app"]
 
-events_app = typer.Typer(
-    name="events", help="Integration events: CloudEvents into the platform.", no_args_is_help=True
+app = typer.Typer(
+    name="events",
+    help="Integration events: CloudEvents into the platform.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 
-@events_app.command("publish")
+@app.command("publish")
 def publish(
     event_type: Annotated[str, typer.Argument(help="The event's type, e.g. dataset.updated.")],
     data: Annotated[
@@ -68,7 +72,7 @@ def publish(
         )
 
 
-@events_app.command("nats-user")
+@app.command("nats-user")
 def nats_user_entry(
     source: Annotated[str, typer.Argument(help="The integration's name, e.g. warehouse.")],
     namespace: Annotated[

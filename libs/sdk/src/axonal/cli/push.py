@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, api, guarded, print_json, run_path, status_text
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.options import ApiUrl, AsJson
+from axonal.cli.output import console, fail, print_json, status_text
 
 if TYPE_CHECKING:
     from axonal._offline import OfflineRun

@@ -7,14 +7,18 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
 from axonal.api_client import ApiError, resolve_api_url, split_project
-from axonal.cli import console
+from axonal.cli.api import api, guarded
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["keys_app"]
+__all__ = ["app"]
 
-keys_app = typer.Typer(
-    name="keys", help="Project API keys (Langfuse SDK, OTLP exporters).", no_args_is_help=True
+app = typer.Typer(
+    name="keys",
+    help="Project API keys (Langfuse SDK, OTLP exporters).",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 
@@ -37,7 +41,7 @@ def _env(key: dict[str, Any], base_url: str) -> dict[str, str]:
     }
 
 
-@keys_app.command("create")
+@app.command("create")
 def create(
     note: Annotated[str | None, typer.Option("--note", help="What the key is for.")] = None,
     project: ProjectOpt = None,
@@ -69,7 +73,7 @@ def create(
         console.print(f"export {variable}={escape(value)}", soft_wrap=True, highlight=False)
 
 
-@keys_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's keys (their secrets are never shown again)."""
     path = guarded(lambda: _path(project))
@@ -91,7 +95,7 @@ def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = No
     console.print(table if found["keys"] else "no API keys")
 
 
-@keys_app.command("revoke")
+@app.command("revoke")
 def revoke(
     public_key: Annotated[str, typer.Argument(help="The key's pk-ax-... name.")],
     project: ProjectOpt = None,

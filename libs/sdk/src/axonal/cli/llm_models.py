@@ -8,15 +8,17 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["models_app"]
+__all__ = ["app"]
 
-models_app = typer.Typer(
+app = typer.Typer(
     name="models",
-    help="Model definitions: which generations they price, at what (the project's own first).",
+    help="Model definitions that price LLM generations (the project's own first).",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 _MILLION = 1_000_000
@@ -45,7 +47,7 @@ def _prices(pairs: list[str]) -> dict[str, float]:
     return prices
 
 
-@models_app.command("ls")
+@app.command("ls")
 def ls(
     project: ProjectOpt = None,
     own: Annotated[bool, typer.Option("--own", help="Only the project's own definitions.")] = False,
@@ -79,7 +81,7 @@ def ls(
     console.print(table if models else "no model definitions")
 
 
-@models_app.command("create")
+@app.command("create")
 def create(
     model_name: Annotated[str, typer.Argument(help="The definition's name.")],
     match: Annotated[
@@ -128,7 +130,7 @@ def create(
     console.print(f"[green]defined[/] {escape(model_name)} [dim]({escape(created['id'])})[/]")
 
 
-@models_app.command("delete")
+@app.command("delete")
 def delete(
     model_id: Annotated[str, typer.Argument(help="The definition's id (see `axonal models ls`).")],
     project: ProjectOpt = None,

@@ -11,8 +11,8 @@ from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
 
-from axonal.api_cli import DONE, status_text
 from axonal.api_client import ApiClient, ApiError
+from axonal.cli.output import DONE, status_text
 
 __all__ = ["run_details", "runs_table", "statuses_table", "wait_until_exists", "watch_run"]
 
@@ -102,7 +102,7 @@ def watch_run(
     from rich.live import Live  # noqa: PLC0415
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
 
-    from axonal.cli import console  # noqa: PLC0415
+    from axonal.cli.output import console  # noqa: PLC0415
 
     progress = Progress(TextColumn("children"), BarColumn(), MofNCompleteColumn(), console=console)
     bar = progress.add_task("children", total=None)

@@ -7,13 +7,17 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["alerts_app"]
+__all__ = ["app"]
 
-alerts_app = typer.Typer(
-    name="alerts", help="Metric alert rules: one event per crossing.", no_args_is_help=True
+app = typer.Typer(
+    name="alerts",
+    help="Metric alert rules: one event per crossing.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 _SIGNS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "eq": "=="}
 
@@ -35,7 +39,7 @@ def _show(rules: list[dict[str, Any]]) -> None:
     console.print(table if rules else "no alert rules")
 
 
-@alerts_app.command("create")
+@app.command("create")
 def create(
     metric: Annotated[str, typer.Argument(help="The metric's name, e.g. loss.")],
     comparison: Annotated[str, typer.Argument(help="gt, gte, lt, lte or eq.")],
@@ -69,7 +73,7 @@ def create(
     print_json(rule) if as_json else _show([rule])
 
 
-@alerts_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's rules."""
     path = guarded(lambda: _path(project))
@@ -78,7 +82,7 @@ def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = No
     print_json(found) if as_json else _show(found["rules"])
 
 
-@alerts_app.command("delete")
+@app.command("delete")
 def delete(
     rule_id: Annotated[str, typer.Argument(help="The rule's id.")],
     project: ProjectOpt = None,

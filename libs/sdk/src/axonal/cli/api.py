@@ -1,71 +1,22 @@
-"""What the commands that talk to the api share: options, the client, errors, styles."""
+"""How commands call the api: the client, paths under a project, errors that end the command."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
-import typer
 from rich.markup import escape
 
 from axonal.api_client import ApiClient, ApiError, resolve_api_url, split_project
-from axonal.cli import console, err_console, fail
+from axonal.cli.output import err_console, fail
 
-__all__ = [
-    "DONE",
-    "ApiUrl",
-    "AsJson",
-    "ProjectOpt",
-    "api",
-    "print_json",
-    "run_path",
-    "status_text",
-]
+__all__ = ["api", "guarded", "project_path", "run_path"]
 
 T = TypeVar("T")
 
-ApiUrl = Annotated[
-    str | None,
-    typer.Option(
-        "--api-url", envvar="AXONAL_API_URL", help="The api (default: the local stack's)."
-    ),
-]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
-ProjectOpt = Annotated[
-    str | None,
-    typer.Option(
-        "-p", "--project", envvar="AXONAL_PROJECT", help="owner/project (default default/default)."
-    ),
-]
-
-DONE = frozenset({"succeeded", "failed", "stopped", "skipped", "upstream_failed"})
-_STYLES = {
-    "succeeded": "green",
-    "failed": "red",
-    "upstream_failed": "red",
-    "stopped": "yellow",
-    "stopping": "yellow",
-    "skipped": "dim",
-    "running": "cyan",
-    "retrying": "magenta",
-    "warning": "yellow",
-    "unschedulable": "red",
-}
-
 #: Set by tests: an ``httpx`` transport to use instead of the network.
 transport: Any = None
-
-
-def status_text(status: str) -> str:
-    """``status`` as Rich markup in its colour."""
-    style = _STYLES.get(status, "blue")
-    return f"[{style}]{escape(status)}[/]"
-
-
-def print_json(value: Any) -> None:
-    console.print_json(json.dumps(value, default=str))
 
 
 def project_path(project: str | None, *parts: str) -> str:

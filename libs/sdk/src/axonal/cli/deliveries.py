@@ -10,8 +10,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
-from axonal.cli import console
+from axonal.cli.api import api, guarded
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
 __all__ = ["add_delivery_commands", "show_deliveries"]
 

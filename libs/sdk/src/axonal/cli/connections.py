@@ -7,22 +7,27 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
-from axonal.deliveries_cli import add_delivery_commands
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.deliveries import add_delivery_commands
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["connections_app"]
+__all__ = ["app"]
 
-connections_app = typer.Typer(
+app = typer.Typer(
     name="connections",
-    help="Connections (webhook, slack, discord, mattermost, teams, pagerduty, email) that hooks "
-    "and alert routes deliver to.",
+    help="Connections that hooks and alert routes deliver to.\n\n"
+    "A connection is a webhook, slack, discord, mattermost, teams, pagerduty or email target.",
     no_args_is_help=True,
+    add_completion=False,
 )
 routes_app = typer.Typer(
-    name="routes", help="Alert routes: matching events go to a connection.", no_args_is_help=True
+    name="routes",
+    help="Alert routes: matching events go to a connection.",
+    no_args_is_help=True,
+    add_completion=False,
 )
-connections_app.add_typer(routes_app, name="routes")
+app.add_typer(routes_app, name="routes")
 Repeated = list[str] | None
 
 
@@ -70,7 +75,7 @@ def _smtp(
     }  # fmt: skip
 
 
-@connections_app.command("create")
+@app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="Unique in the project; hooks refer to it.")],
     kind: Annotated[
@@ -115,7 +120,7 @@ def create(
         console.print("[yellow]Store it now: it is not shown again.[/]")
 
 
-@connections_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's connections (secrets masked)."""
     path = guarded(lambda: _path(project))
@@ -124,7 +129,7 @@ def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = No
     print_json(found) if as_json else _show(found["connections"])
 
 
-@connections_app.command("rm")
+@app.command("rm")
 def rm(
     name: Annotated[str, typer.Argument(help="The connection's name.")],
     project: ProjectOpt = None,
@@ -138,7 +143,7 @@ def rm(
     print_json(found) if as_json else console.print(f"deleted connection [bold]{escape(name)}[/]")
 
 
-add_delivery_commands(connections_app, _path, "connection", "name")
+add_delivery_commands(app, _path, "connection", "name")
 
 
 def _routes_path(project: str | None, tail: str = "") -> str:

@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
-from axonal.cli import console, fail
-from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
-from axonal.inline import InlineError, inline_path_refs
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.inline import InlineError, inline_path_refs
+from axonal.cli.options import ApiUrl, AsJson, FilesOpt, ParamsOpt, PresetsOpt, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["run"]
+__all__ = ["app", "run"]
 
 
 def _read(paths: list[Path], what: str) -> list[str]:
@@ -41,7 +41,10 @@ def run(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Submit a run and print its uuid (with --watch, exit 1 unless it succeeds)."""
+    """Submit a run and print its uuid.
+
+    With --watch, show its status live until it is done, and exit 1 unless it succeeds.
+    """
     from axonal_spec import SpecError  # noqa: PLC0415 - keep `axonal --help` fast
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415
 
@@ -61,10 +64,14 @@ def run(
             return
         if not as_json:
             console.print(run_uuid, highlight=False)
-        from axonal.run_view import watch_run  # noqa: PLC0415
+        from axonal.cli.views.runs import watch_run  # noqa: PLC0415
 
         final = watch_run(client, path, run_uuid, live=not as_json)
     if as_json:
         print_json(final)
     if final["status"] not in {"succeeded", "skipped"}:
         raise typer.Exit(1)
+
+
+app = typer.Typer(add_completion=False)
+app.command("run")(run)

@@ -8,16 +8,18 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console, fail
-from axonal.cli_options import ParamsOpt
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ParamsOpt, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["automations_app"]
+__all__ = ["app"]
 
-automations_app = typer.Typer(
+app = typer.Typer(
     name="automations",
-    help="Automation rules: start an operation on an event, or restart failed runs once.",
+    help="Automation rules: start or restart runs on events.\n\n"
+    "A rule starts an operation when an event arrives, or restarts a failed run once.",
     no_args_is_help=True,
+    add_completion=False,
 )
 _OUTCOME_STYLE = {"started": "green", "restarted": "green", "skipped": "dim", "failed": "red"}
 
@@ -68,7 +70,7 @@ def _show_firings(firings: list[dict[str, Any]]) -> None:
     console.print(table if firings else "no firings yet")
 
 
-@automations_app.command("create")
+@app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The rule's name (unique in the project).")],
     on: Annotated[
@@ -130,7 +132,7 @@ def create(
     print_json(rule) if as_json else _show([rule])
 
 
-@automations_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's rules."""
     path = guarded(lambda: _path(project))
@@ -139,7 +141,7 @@ def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = No
     print_json(found) if as_json else _show(found["automations"])
 
 
-@automations_app.command("delete")
+@app.command("delete")
 def delete(
     automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
     project: ProjectOpt = None,
@@ -153,7 +155,7 @@ def delete(
     print_json(found) if as_json else console.print(f"deleted automation [bold]{automation_id}[/]")
 
 
-@automations_app.command("firings")
+@app.command("firings")
 def firings(
     automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,

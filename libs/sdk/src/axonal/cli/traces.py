@@ -8,16 +8,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
 if TYPE_CHECKING:
     from rich.tree import Tree
 
-__all__ = ["traces_app"]
+__all__ = ["app"]
 
-traces_app = typer.Typer(
-    name="traces", help="LLM traces and their observations.", no_args_is_help=True
+app = typer.Typer(
+    name="traces",
+    help="LLM traces and their observations.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 _TYPE_STYLES = {"GENERATION": "magenta", "AGENT": "cyan", "TOOL": "yellow", "EVENT": "dim"}
@@ -41,7 +45,7 @@ def _time(value: str) -> str:
     return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
-@traces_app.command("ls")
+@app.command("ls")
 def ls(
     project: ProjectOpt = None,
     user: Annotated[str | None, typer.Option("--user", help="Only this user's traces.")] = None,
@@ -136,7 +140,7 @@ def _score(score: dict[str, Any]) -> str:
     return f"  {escape(score['name'])} = {escape(str(value))}{target}{comment}"
 
 
-@traces_app.command("get")
+@app.command("get")
 def get(
     trace_id: Annotated[str, typer.Argument(help="The trace's id.")],
     project: ProjectOpt = None,

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
 __all__ = ["compare"]
 
@@ -39,7 +40,7 @@ def comparison_table(found: dict[str, Any], *, all_rows: bool) -> Any:
     """A Rich table: a row per input, output and metric, a column per run."""
     from rich.table import Table  # noqa: PLC0415
 
-    from axonal.api_cli import status_text  # noqa: PLC0415
+    from axonal.cli.output import status_text  # noqa: PLC0415
 
     runs = found["runs"]
     differing = set(found["differing"])
