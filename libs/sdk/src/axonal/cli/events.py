@@ -42,6 +42,8 @@ def publish(
     api_url: ApiUrl = None,
 ) -> None:
     """Publish one event; automation rules and webhooks of the project react to it."""
+    from axonal.cli.responses import EventsAccepted  # noqa: PLC0415
+
     owner, name = guarded(lambda: split_project(project))
     event: dict[str, Any] = {
         "specversion": "1.0",
@@ -56,19 +58,19 @@ def publish(
         event["datacontenttype"] = "application/json"
         event["data"] = _data(data)
     with api(api_url) as client:
-        reply = client.request(
-            "POST",
+        reply = client.post(
             f"/api/v1/{owner}/{name}/events",
+            EventsAccepted,
             content=json.dumps(event),
             headers={"content-type": "application/cloudevents+json"},
         )
     if as_json:
         print_json(reply)
         return
-    for item in reply["accepted"]:
+    for item in reply.accepted:
         console.print(
-            f"published [bold]{escape(item['type'])}[/] {escape(item['id'])} "
-            f"on [cyan]{escape(item['subject'])}[/]"
+            f"published [bold]{escape(item.type)}[/] {escape(item.id)} "
+            f"on [cyan]{escape(item.subject)}[/]"
         )
 
 

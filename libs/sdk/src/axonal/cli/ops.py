@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from axonal.cli.api import api, guarded, run_path
+from axonal.cli.api import api, guarded, parse, run_path
 from axonal.cli.artifacts import artifacts
 from axonal.cli.compare import compare
-from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt, alias
 from axonal.cli.output import DONE, console, fail, print_json
 from axonal.cli.push import push
+
+if TYPE_CHECKING:
+    from axonal_events.runs import LogLine
 
 __all__ = ["app"]
 
@@ -31,24 +35,22 @@ RunUuid = Annotated[str, typer.Argument(help="The run's uuid.")]
 def ls(
     project: ProjectOpt = None,
     status: Annotated[str | None, typer.Option("--status", "-s", help="Only this status.")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, max=1000)] = 50,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
     offset: Annotated[int, typer.Option("--offset", min=0)] = 0,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
     """List the runs of a project, newest first."""
     from axonal.cli.views.runs import runs_table  # noqa: PLC0415
+    from axonal_events.runs import RunList  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project))
     params: dict[str, Any] = {"limit": limit, "offset": offset}
     if status:
         params["status"] = status
     with api(api_url) as client:
-        page = client.request("GET", path, params=params)
-    if as_json:
-        print_json(page)
-    else:
-        console.print(runs_table(page["runs"], page["total"]))
+        page = client.get(path, RunList, params=params)
+    print_json(page) if as_json else console.print(runs_table(page))
 
 
 @app.command("get")
@@ -56,10 +58,11 @@ def get(run_uuid: RunUuid, project: ProjectOpt = None, as_json: AsJson = False,
         api_url: ApiUrl = None) -> None:  # fmt: skip
     """Show one run."""
     from axonal.cli.views.runs import run_details  # noqa: PLC0415
+    from axonal_events.runs import RunInfo  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
-        found = client.request("GET", path)
+        found = client.get(path, RunInfo)
     print_json(found) if as_json else console.print(run_details(found))
 
 
@@ -75,42 +78,35 @@ def statuses(
     from rich.live import Live  # noqa: PLC0415
 
     from axonal.cli.views.runs import statuses_table, wait_until_exists  # noqa: PLC0415
+    from axonal_events.runs import RunInfo, StatusHistory  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
         if not watch:
-            history = client.request("GET", f"{path}/statuses")
+            history = client.get(f"{path}/statuses", StatusHistory)
             print_json(history) if as_json else console.print(statuses_table(history))
             return
         wait_until_exists(client, path)
         screen = None if as_json else Live(console=console, auto_refresh=False)
-        with screen or _nothing():
+        with screen or contextlib.nullcontext():
             while True:
-                history = client.request("GET", f"{path}/statuses")
+                history = client.get(f"{path}/statuses", StatusHistory)
                 if screen is not None:
                     screen.update(statuses_table(history), refresh=True)
-                if client.request("GET", path)["status"] in DONE:
+                if client.get(path, RunInfo).status in DONE:
                     break
                 time.sleep(0.5)
     if as_json:
         print_json(history)
 
 
-class _nothing:  # noqa: N801 - a tiny null context
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *_: object) -> None:
-        return None
-
-
-def _print_line(line: dict[str, Any], as_json: bool) -> None:
+def _print_line(line: LogLine, as_json: bool) -> None:
     if as_json:
-        console.print_json(data=line)
+        console.print_json(line.model_dump_json())
         return
-    style = "red" if line.get("stream") == "stderr" else None
-    text = escape(line["line"])
-    console.print(f"[{style}]{text}[/]" if style else text, highlight=False, soft_wrap=True)
+    text = escape(line.line)
+    styled = f"[red]{text}[/]" if line.stream == "stderr" else text
+    console.print(styled, highlight=False, soft_wrap=True)
 
 
 @app.command("logs")
@@ -124,38 +120,44 @@ def logs(
     api_url: ApiUrl = None,
 ) -> None:
     """Print a run's logs (with --follow, keep streaming them live)."""
+    from axonal_events.runs import LogLine, LogPage  # noqa: PLC0415
+
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
         if follow:
             from axonal.cli.views.runs import wait_until_exists  # noqa: PLC0415
 
             wait_until_exists(client, path)
-            for event, data in client.stream_events(f"{path}/logs/stream"):
+            stream = f"{path}/logs/stream"
+            for event, data in client.stream_events(stream):
                 if event == "log":
-                    _print_line(data, as_json)
+                    _print_line(parse(LogLine, data, f"GET {stream}"), as_json)
                 elif event == "error":
                     fail(str(data.get("message", "the stream failed")), "try again")
             return
         after = 0
         while True:
-            page = client.request("GET", f"{path}/logs", params={"after": after, "limit": 1000})
-            for line in page["lines"]:
+            params = {"after": after, "limit": 1000}
+            page = client.get(f"{path}/logs", LogPage, params=params)
+            for line in page.lines:
                 _print_line(line, as_json)
-                after = max(after, int(line["seq"]))
-            if len(page["lines"]) < 1000:
+                after = max(after, line.seq)
+            if len(page.lines) < 1000:
                 break
 
 
 def _act(verb: str, run_uuid: str, project: str | None, as_json: bool, api_url: str | None) -> None:
+    from axonal.cli.responses import ActionAccepted  # noqa: PLC0415
+
     path = guarded(lambda: run_path(project, run_uuid, verb))
     with api(api_url) as client:
-        reply = client.request("POST", path)
+        reply = client.post(path, ActionAccepted)
     if as_json:
         print_json(reply)
         return
-    message = f"{verb}: accepted for [bold]{run_uuid}[/]"
-    if reply.get("new_uuid"):
-        message += f" (new run [bold]{reply['new_uuid']}[/])"
+    message = f"{verb}: accepted for [bold]{reply.uuid}[/]"
+    if reply.new_uuid:
+        message += f" (new run [bold]{reply.new_uuid}[/])"
     console.print(message)
 
 
@@ -201,27 +203,30 @@ def metrics(
     """A run's metrics: last value, min and max per metric (--json: the downsampled series)."""
     from rich.table import Table  # noqa: PLC0415
 
+    from axonal_events.metrics import SeriesList  # noqa: PLC0415
+
     path = guarded(lambda: run_path(project, run_uuid, "metrics"))
     with api(api_url) as client:
-        found = client.request("GET", path, params={"name": name or [], "points": points})
+        found = client.get(path, SeriesList, params={"name": name or [], "points": points})
     if as_json:
         print_json(found)
         return
     table = Table("metric", "points", "last step", "last", "min", "max")
-    for series in found["series"]:
-        values = series["points"]
-        last = values[-1]
-        low = min(v["min"] for v in values)
-        high = max(v["max"] for v in values)
+    for series in found.series:
+        if not series.points:
+            continue
+        last = series.points[-1]
+        low = min(p.min for p in series.points)
+        high = max(p.max for p in series.points)
         table.add_row(
-            escape(series["name"]), f"{series['total']:,}", str(last["step"]),
-            f"{last['value']:.6g}", f"{low:.6g}", f"{high:.6g}",
+            escape(series.name), f"{series.total:,}", str(last.step),
+            f"{last.value:.6g}", f"{low:.6g}", f"{high:.6g}",
         )  # fmt: skip
-    console.print(table if found["series"] else "no metrics logged yet")
+    console.print(table if found.series else "no metrics logged yet")
 
 
-@app.command("delete")
-def delete(
+@app.command("rm")
+def rm(
     run_uuid: RunUuid,
     project: ProjectOpt = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
@@ -229,12 +234,17 @@ def delete(
     api_url: ApiUrl = None,
 ) -> None:
     """Delete a run (a running one is stopped first); its records disappear from listings."""
+    from axonal.cli.responses import ActionAccepted  # noqa: PLC0415
+
     path = guarded(lambda: run_path(project, run_uuid))
     if not (yes or as_json) and not typer.confirm(f"Delete run {run_uuid}?"):
         raise typer.Abort
     with api(api_url) as client:
-        reply = client.request("DELETE", path)
+        reply = client.delete(path, ActionAccepted)
     if as_json:
         print_json(reply)
     else:
-        console.print(f"delete: accepted for [bold]{run_uuid}[/]")
+        console.print(f"delete: accepted for [bold]{reply.uuid}[/]")
+
+
+alias(app, "delete", "rm", rm)

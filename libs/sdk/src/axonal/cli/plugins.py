@@ -48,7 +48,8 @@ _INSTALL_HINT = "install it: [cyan]pip install axonal-stack[/] (or [cyan]uv add 
 
 @dataclass(frozen=True)
 class Distribution:
-    """An installed distribution: its name, version and metadata folder."""
+    """An installed distribution: its normalized name (``axonal-stack``), version and
+    metadata folder."""
 
     name: str
     version: str
@@ -98,7 +99,7 @@ def distributions() -> Iterator[Distribution]:
             if key in seen:
                 continue
             seen.add(key)
-            yield Distribution(dist_name, version, Path(entry or ".", name))
+            yield Distribution(key, version, Path(entry or ".", name))
 
 
 def _parse(text: str) -> Iterator[tuple[str, str, str]]:
@@ -131,7 +132,7 @@ def entry_points(group: str) -> list[EntryPoint]:
 def version_of(name: str) -> str:
     """The installed version of the distribution ``name``, else ``unknown``."""
     key = _normalize(name)
-    return next((d.version for d in distributions() if _normalize(d.name) == key), "unknown")
+    return next((d.version for d in distributions() if d.name == key), "unknown")
 
 
 def _warn(ep: EntryPoint, exc: BaseException) -> None:
@@ -164,7 +165,7 @@ def _not_installed(target: typer.Typer, name: str, help_text: str) -> None:
     command.__name__ = name
     target.command(
         name,
-        help=f"{help_text} (needs axonal-stack)",
+        help=f"{help_text.rstrip('.')} (needs axonal-stack).",
         rich_help_panel="Local stack",
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
     )(command)

@@ -35,20 +35,23 @@ def create(
     api_url: ApiUrl = None,
 ) -> None:
     """Create a project."""
+    from axonal_events.identity import Project  # noqa: PLC0415
+
     owner, slug = _owner_and_name(name)
     if not owner or not slug:
         fail(f"project {name!r} is not owner/name", hint="e.g. axonal project create acme/churn")
     body = {"owner": owner, "name": slug, "description": description}
     with api(api_url) as client:
-        created = client.request("POST", "/api/v1/projects", json=body)
+        created = client.post("/api/v1/projects", Project, json=body)
     if as_json:
         print_json(created)
     else:
-        console.print(f"created project [bold]{escape(owner)}/{escape(slug)}[/] ({created['id']})")
+        name = f"{escape(created.owner)}/{escape(created.name)}"
+        console.print(f"created project [bold]{name}[/] ({created.id})")
 
 
 @app.command("ls")
-def project_ls(
+def ls(
     owner: Annotated[str | None, typer.Option("--owner", "-o", help="Only this owner.")] = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
@@ -57,18 +60,21 @@ def project_ls(
     from rich import box  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
+    from axonal_events.identity import ProjectList  # noqa: PLC0415
+
+    params = {"owner": owner} if owner else {}
     with api(api_url) as client:
-        found = client.request("GET", "/api/v1/projects", params={"owner": owner} if owner else {})
+        found = client.get("/api/v1/projects", ProjectList, params=params)
     if as_json:
         print_json(found)
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for column in ("project", "description", "created"):
         table.add_column(column)
-    for item in found["projects"]:
+    for item in found.projects:
         table.add_row(
-            escape(f"{item['owner']}/{item['name']}"),
-            escape(item.get("description") or ""),
-            str(item["created_at"])[:19],
+            escape(f"{item.owner}/{item.name}"),
+            escape(item.description or ""),
+            str(item.created_at)[:19],
         )
-    console.print(table)
+    console.print(table if found.projects else "no projects")

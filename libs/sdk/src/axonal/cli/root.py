@@ -49,12 +49,16 @@ COMMANDS: dict[str, Lazy] = {
         "axonal.cli.connections", "Connections that hooks and alert routes deliver to.", EVENTS
     ),
     "webhooks": Lazy(
-        "axonal.cli.webhooks", "Webhook subscriptions: events POSTed as CloudEvents.", EVENTS
+        "axonal.cli.webhooks", "Webhook subscriptions: events POSTed as signed CloudEvents.", EVENTS
     ),
-    "events": Lazy("axonal.cli.events", "Integration events: CloudEvents in.", EVENTS),
+    "events": Lazy(
+        "axonal.cli.events", "Integration events: CloudEvents into the platform.", EVENTS
+    ),
     "traces": Lazy("axonal.cli.traces", "LLM traces and their observations.", LLM),
-    "llm-models": Lazy("axonal.cli.llm_models", "Model definitions that price LLM calls.", LLM),
-    "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP).", LLM),
+    "llm-models": Lazy(
+        "axonal.cli.llm_models", "Model definitions that price LLM generations.", LLM
+    ),
+    "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP exporters).", LLM),
 }
 
 

@@ -45,7 +45,8 @@ def run(
 
     With --watch, show its status live until it is done, and exit 1 unless it succeeds.
     """
-    from axonal_spec import SpecError  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal.cli.responses import RunCreated  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_spec import SpecError  # noqa: PLC0415
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415
 
     try:
@@ -57,8 +58,8 @@ def run(
     path = guarded(lambda: run_path(project))
     body = {"files": texts, "presets": preset_texts, "params": values, "queue": queue, "name": name}
     with api(api_url) as client:
-        created = client.request("POST", path, json=body)
-        run_uuid = created["uuid"]
+        created = client.post(path, RunCreated, json=body)
+        run_uuid = created.uuid
         if not watch:
             print_json(created) if as_json else console.print(run_uuid, highlight=False)
             return
@@ -69,7 +70,7 @@ def run(
         final = watch_run(client, path, run_uuid, live=not as_json)
     if as_json:
         print_json(final)
-    if final["status"] not in {"succeeded", "skipped"}:
+    if final.status not in {"succeeded", "skipped"}:
         raise typer.Exit(1)
 
 

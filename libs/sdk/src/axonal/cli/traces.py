@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -13,7 +12,11 @@ from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
 from axonal.cli.output import console, print_json
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from rich.tree import Tree
+
+    from axonal_events.traces import ObservationView, ScoreView, TraceDetail
 
 __all__ = ["app"]
 
@@ -41,8 +44,8 @@ def _cost(value: float | None) -> str:
     return f"${value:.6f}" if value else ""
 
 
-def _time(value: str) -> str:
-    return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M:%S")
+def _time(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S")
 
 
 @app.command("ls")
@@ -52,18 +55,21 @@ def ls(
     session: Annotated[str | None, typer.Option("--session", help="Only this session.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Only traces of this name.")] = None,
     tag: Annotated[
-        list[str] | None, typer.Option("--tag", help="Only traces with this tag (repeatable).")
+        list[str] | None,
+        typer.Option("--tag", "-t", help="Only traces with this tag (repeatable)."),
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, max=100, help="How many.")] = 20,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="How many.")] = 20,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
     """List the newest traces: time, name, user, session, observations, latency, tokens, cost."""
+    from axonal.cli.responses import TraceRows  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     params = {"user": user, "session": session, "name": name, "tag": tag or [], "limit": limit}
     with api(api_url) as client:
-        found = client.request(
-            "GET", path, params={k: v for k, v in params.items() if v is not None}
+        found = client.get(
+            path, TraceRows, params={k: v for k, v in params.items() if v is not None}
         )
     if as_json:
         print_json(found)
@@ -71,73 +77,71 @@ def ls(
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("time", "id", "name", "user", "session", "obs", "latency", "tokens", "cost")
-    for trace in found["data"]:
+    for trace in found.data:
         table.add_row(
-            _time(trace["timestamp"]),
-            escape(trace["id"]),
-            escape(trace.get("name") or ""),
-            escape(trace.get("user_id") or ""),
-            escape(trace.get("session_id") or ""),
-            str(len(trace["observation_ids"])),
-            _seconds(trace.get("latency")),
-            str(trace.get("total_tokens") or ""),
-            _cost(trace.get("total_cost")),
+            _time(trace.timestamp),
+            escape(trace.id),
+            escape(trace.name or ""),
+            escape(trace.user_id or ""),
+            escape(trace.session_id or ""),
+            str(len(trace.observation_ids)),
+            _seconds(trace.latency),
+            str(trace.total_tokens or ""),
+            _cost(trace.total_cost),
         )
-    console.print(table if found["data"] else "no traces")
+    console.print(table if found.data else "no traces")
 
 
-def _tokens(observation: dict[str, Any]) -> int:
-    usage = observation.get("usage_details") or {}
+def _tokens(observation: ObservationView) -> int:
+    usage = observation.usage_details
     return int(usage.get("total", sum(usage.values())))
 
 
-def _label(observation: dict[str, Any]) -> str:
-    kind = observation["type"]
+def _label(observation: ObservationView) -> str:
+    kind = observation.type.value
     style = _TYPE_STYLES.get(kind, "blue")
-    parts = [f"[{style}]{kind}[/]", f"[bold]{escape(observation.get('name') or '')}[/]"]
-    if observation.get("end_time"):
-        start = datetime.fromisoformat(observation["start_time"])
-        end = datetime.fromisoformat(observation["end_time"])
-        parts.append(_seconds((end - start).total_seconds()))
-    if observation.get("model"):
-        parts.append(f"model={escape(observation['model'])}")
+    parts = [f"[{style}]{kind}[/]", f"[bold]{escape(observation.name or '')}[/]"]
+    if observation.end_time is not None:
+        parts.append(_seconds((observation.end_time - observation.start_time).total_seconds()))
+    if observation.model:
+        parts.append(f"model={escape(observation.model)}")
     if tokens := _tokens(observation):
         parts.append(f"tokens={tokens}")
-    if cost := sum((observation.get("cost_details") or {}).values()):
-        parts.append(_cost(observation["cost_details"].get("total", cost)))
-    if observation.get("level") in ("ERROR", "WARNING"):
-        message = escape(observation.get("status_message") or "")
-        parts.append(f"[red]{observation['level']}[/] {message}")
+    if cost := sum(observation.cost_details.values()):
+        parts.append(_cost(observation.cost_details.get("total", cost)))
+    if observation.level in ("ERROR", "WARNING"):
+        message = escape(observation.status_message or "")
+        parts.append(f"[red]{observation.level.value}[/] {message}")
     return " ".join(parts)
 
 
-def _tree(detail: dict[str, Any]) -> Tree:
+def _tree(detail: TraceDetail) -> Tree:
     from rich.tree import Tree  # noqa: PLC0415
 
-    trace = detail["trace"]
+    trace = detail.trace
     root = Tree(
-        f"[bold]{escape(trace.get('name') or trace['id'])}[/] {escape(trace['id'])} "
-        f"{_seconds(trace.get('latency'))} {_cost(trace.get('total_cost'))}".rstrip()
+        f"[bold]{escape(trace.name or trace.id)}[/] {escape(trace.id)} "
+        f"{_seconds(trace.latency)} {_cost(trace.total_cost)}".rstrip()
     )
-    known = {o["id"] for o in detail["observations"]}
-    children: dict[str | None, list[dict[str, Any]]] = {}
-    for observation in sorted(detail["observations"], key=lambda o: o["start_time"]):
-        parent = observation.get("parent_observation_id")
+    known = {o.id for o in detail.observations}
+    children: dict[str | None, list[ObservationView]] = {}
+    for observation in sorted(detail.observations, key=lambda o: o.start_time):
+        parent = observation.parent_observation_id
         children.setdefault(parent if parent in known else None, []).append(observation)
 
     def grow(node: Tree, parent: str | None) -> None:
         for observation in children.get(parent, []):
-            grow(node.add(_label(observation)), observation["id"])
+            grow(node.add(_label(observation)), observation.id)
 
     grow(root, None)
     return root
 
 
-def _score(score: dict[str, Any]) -> str:
-    value = score["value"] if score.get("value") is not None else score.get("string_value")
-    target = f" on {escape(score['observation_id'])}" if score.get("observation_id") else ""
-    comment = f" [dim]{escape(score['comment'])}[/]" if score.get("comment") else ""
-    return f"  {escape(score['name'])} = {escape(str(value))}{target}{comment}"
+def _score(score: ScoreView) -> str:
+    value = score.value if score.value is not None else score.string_value
+    target = f" on {escape(score.observation_id)}" if score.observation_id else ""
+    comment = f" [dim]{escape(score.comment)}[/]" if score.comment else ""
+    return f"  {escape(score.name)} = {escape(str(value))}{target}{comment}"
 
 
 @app.command("get")
@@ -148,20 +152,23 @@ def get(
     api_url: ApiUrl = None,
 ) -> None:
     """Show a trace: its observations nested by parent, then its scores."""
+    from axonal_events.traces import TraceDetail  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, trace_id))
     with api(api_url) as client:
-        detail = client.request("GET", path)
+        detail = client.get(path, TraceDetail)
     if as_json:
         print_json(detail)
         return
-    trace = detail["trace"]
-    who = [f"{k}={trace[k]}" for k in ("user_id", "session_id") if trace.get(k)]
-    if trace.get("tags"):
-        who.append("tags=" + ",".join(trace["tags"]))
+    trace = detail.trace
+    who = [f"{key}={value}" for key, value in (("user_id", trace.user_id),
+           ("session_id", trace.session_id)) if value]  # fmt: skip
+    if trace.tags:
+        who.append("tags=" + ",".join(trace.tags))
     console.print(_tree(detail))
     if who:
         console.print(escape(" ".join(who)))
-    if detail["scores"]:
+    if detail.scores:
         console.print("[bold]scores[/]")
-        for score in detail["scores"]:
+        for score in detail.scores:
             console.print(_score(score))
