@@ -91,6 +91,13 @@ def test_the_help_written_in_the_root_is_the_groups_own(name: str):
     assert (command.help or "").strip().splitlines()[0] == COMMANDS[name].help
 
 
+def test_no_arguments_print_the_help():
+    result = invoke()
+    assert result.exit_code == 2
+    assert "Usage: axonal" in result.output
+    assert "llm-models" in result.output
+
+
 def test_a_typo_suggests_the_command():
     result = invoke("alert", "ls")
     assert result.exit_code == 2

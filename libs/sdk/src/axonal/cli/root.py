@@ -114,6 +114,13 @@ class AxonalGroup(_QuietHelp, TyperGroup):
         self._loaded[cmd_name] = command
         return command
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help())  # Typer's Rich errors print no plain help
+            ctx.exit(2)
+        rest: list[str] = super().parse_args(ctx, args)
+        return rest
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
             matches = get_close_matches(args[0], self.list_commands(ctx))
