@@ -10,8 +10,6 @@ import axonal.cli
 
 from .conftest import PROJECT, TracedProject
 
-axonal.cli._register_core()
-
 
 def cli(traced: TracedProject, *args: str):
     result = CliRunner().invoke(

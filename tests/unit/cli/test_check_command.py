@@ -11,8 +11,6 @@ from typer.testing import CliRunner
 
 import axonal.cli
 
-axonal.cli._register_core()
-
 WIDE = {"COLUMNS": "200", "NO_COLOR": "1"}
 
 TRAIN = """

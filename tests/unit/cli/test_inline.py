@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from axonal.inline import InlineError, inline_path_refs
+from axonal.cli.inline import InlineError, inline_path_refs
 
 TRAIN = "kind: component\nname: train\nrun: {kind: job, container: {command: [echo, hi]}}\n"
 

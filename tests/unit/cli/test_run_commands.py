@@ -16,8 +16,6 @@ from axonal_events.commands import COMMANDS
 from axonal_testing.api_fakes import FakePlatform, api_in_thread
 from axonal_testing.bus import read_stream
 
-axonal.cli._register_core()
-
 JOB = """
 kind: component
 name: hello
@@ -158,10 +156,10 @@ async def test_actions_publish_commands(api, platform, nats_client, bus_settings
         result = cli("ops", verb, run.uuid)
         assert result.exit_code == 0, result.output
         assert "accepted" in result.output
-    declined = CliRunner().invoke(axonal.cli.app, ["ops", "delete", run.uuid], input="n\n")
+    declined = CliRunner().invoke(axonal.cli.app, ["ops", "rm", run.uuid], input="n\n")
     assert declined.exit_code == 1
     assert "Aborted" in declined.output
-    deleted = cli("ops", "delete", run.uuid, "--yes")
+    deleted = cli("ops", "rm", run.uuid, "--yes")
     assert deleted.exit_code == 0, deleted.output
     js = nats_client.jetstream()
     stream = bus_settings.subjects.stream_name(StreamKind.COMMANDS)

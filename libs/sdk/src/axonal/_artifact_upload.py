@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from axonal._run import NotInRunError
+from axonal._errors import NotInRunError
 
 __all__ = [
     "QUICK",

@@ -8,28 +8,24 @@ later by ``axonal ops push``). ``httpx`` is imported by the api client only when
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from axonal._errors import TrackingError
 from axonal._offline import Recorder
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from axonal._transport import Sender
 
-__all__ = ["ApiChannel", "Channel", "NotInRunError", "OfflineChannel", "Run", "TrackingError"]
+__all__ = ["ApiChannel", "Channel", "Ender", "OfflineChannel", "Run"]
 
 _RETRIES = 3
 
 
-class NotInRunError(RuntimeError):
-    """Raised when tracking is used outside any run: not started by an agent, no ``init()``."""
-
-
-class TrackingError(RuntimeError):
-    """The api refused a change of the run, or stayed unreachable."""
+#: What ends a run: ``(status, message)``; :func:`axonal.tracking.end` for the runs it hands out.
+Ender = Callable[[str, str | None], None]
 
 
 class Channel(Protocol):
@@ -52,6 +48,8 @@ class Run:
     status: str = "running"
     sender: Callable[[], Sender] | None = field(default=None, repr=False)
     spool_file: Path | None = field(default=None, repr=False)  # None: the usual spool folder
+    #: Set by ``init()`` (``tracking.end``): the run does not import the module that owns it.
+    ender: Ender | None = field(default=None, repr=False)
 
     @property
     def ended(self) -> bool:
@@ -59,9 +57,9 @@ class Run:
 
     def end(self, status: str = "succeeded", message: str | None = None) -> None:
         """End the run (see :func:`axonal.tracking.end`)."""
-        from axonal import tracking  # noqa: PLC0415 - the module that owns the current run
-
-        tracking.end(status, message)
+        if self.ender is None:
+            raise TrackingError(f"run {self.uuid} was not handed out by axonal.tracking.init()")
+        self.ender(status, message)
 
     def __enter__(self) -> Run:
         return self

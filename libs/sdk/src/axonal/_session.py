@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from axonal._artifact_upload import Target, attach
+from axonal._errors import NotInRunError
 from axonal._offline import OfflineSender, Recorder
-from axonal._run import ApiChannel, NotInRunError, OfflineChannel, Run
+from axonal._run import ApiChannel, OfflineChannel, Run
 from axonal._transport import Destination
 
 __all__ = ["managed_channel", "open_run", "project_of"]

@@ -25,13 +25,25 @@ _START_HINT = "start the platform with [cyan]axonal up --detach[/], or pass --ap
 
 
 class ApiError(Exception):
-    """The api said no, or could not be reached: a message and a hint for people."""
+    """The api said no, or could not be reached: a message and a hint for people.
 
-    def __init__(self, message: str, hint: str | None = None, *, status: int | None = None) -> None:
+    ``status`` is the HTTP status (None: no answer) and ``code`` the api's error code
+    (``invalid``, ``not_found``, ``conflict``...): callers decide on those, never on the text.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        hint: str | None = None,
+        *,
+        status: int | None = None,
+        code: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.status = status
+        self.code = code
         self.details: list[dict[str, Any]] = []
 
 
@@ -64,13 +76,19 @@ def split_project(project: str | None) -> tuple[str, str]:
     return owner, name
 
 
+#: Hints by HTTP status (the api's message says what went wrong, the hint what to do).
 _HINTS = {
-    400: "fix the request (the problems are listed above)",
+    400: "check the values given",
     401: "set AXONAL_API_TOKEN to the api's token",
+    403: "the token is not allowed to do this in this project",
     404: "check the uuid and the project (-p owner/project)",
     409: "it exists already",
+    413: "it is larger than the api accepts",
+    422: "check the values given",
+    502: "a service of the platform failed: check it with [cyan]axonal status[/]",
     503: "check the platform with [cyan]axonal status[/]",
 }
+_DETAILS_HINT = "fix the request (the problems are listed above)"
 
 
 class ApiClient:
@@ -182,7 +200,15 @@ class ApiClient:
         if not isinstance(body, dict):
             body = {}
         message = str(body.get("message") or f"the api answered {reply.status_code}")
-        error = ApiError(message, _HINTS.get(reply.status_code), status=reply.status_code)
+        code = body.get("code")
         details = body.get("details")
-        error.details = details if isinstance(details, list) else []
+        details = details if isinstance(details, list) and details else []
+        hint = _DETAILS_HINT if details else _HINTS.get(reply.status_code)
+        error = ApiError(
+            message,
+            hint,
+            status=reply.status_code,
+            code=code if isinstance(code, str) else None,
+        )
+        error.details = details
         return error

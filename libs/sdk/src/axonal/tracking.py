@@ -24,20 +24,18 @@ next one of the run.
 from __future__ import annotations
 
 import atexit
-import json
 import math
 import numbers
 import os
 import re
 import signal
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import FrameType, TracebackType
-from typing import Any, NoReturn
+from types import FrameType
+from typing import Any
 
 from axonal._artifacts import (
     ArtifactUploadError,
@@ -50,8 +48,14 @@ from axonal._artifacts import (
     log_model,
     log_text,
 )
+from axonal._checks import GOOD_NAMES as _GOOD_NAMES
+from axonal._checks import check_name, check_step, check_tags, check_value, json_ready
+from axonal._errors import NO_RUN_HINT as _NO_RUN_HINT
+from axonal._errors import NotInRunError, TrackingError
+from axonal._exit import exit_status, set_exit_status, watch_exit
 from axonal._metrics import Writer
-from axonal._run import Channel, NotInRunError, Run, TrackingError
+from axonal._outputs import merge_outputs, outputs_file
+from axonal._run import Channel, Run
 from axonal._transport import Sender, destination_from_env
 
 __all__ = [
@@ -79,21 +83,9 @@ __all__ = [
     "outputs_file",
 ]
 
-OUTPUTS_FILE_ENV = "AXONAL_RUN_OUTPUTS_FILE"
 RUN_UUID_ENV = "AXONAL_RUN_UUID"
 SPOOL_ENV = "AXONAL_TRACKING_SPOOL"
-#: The names the tracking service accepts (``axonal_events.metrics.METRIC_NAME_PATTERN``).
-_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}")
-_MAX_STEP = 2**62
-#: Names already checked: a training loop logs the same few names again and again.
-_GOOD_NAMES: set[str] = set()
 _isfinite = math.isfinite
-
-_NO_RUN_HINT = (
-    "call axonal.tracking.init(project='owner/name') first, or run the code with "
-    "`axonal run` (inside a run an Axonal agent started)"
-)
-_TAG_MAX = 100
 
 _writer: Writer | None = None
 _writer_lock = threading.Lock()
@@ -101,8 +93,6 @@ _writer_lock = threading.Lock()
 _run: Run | None = None
 #: The managed run's api channel (its tags, inputs, progress), made on first use.
 _managed: Channel | None = None
-#: How the interpreter ends (set by the exception hook): the status a run init() made ends with.
-_exit_status: tuple[str, str | None] | None = None
 #: Progress goes out at most once a second; the last value when the run ends or at exit.
 PROGRESS_INTERVAL = 1.0
 _progress_sent_at = float("-inf")
@@ -136,7 +126,7 @@ def init(
         if _run.managed:
             return _run
         raise RuntimeError(f"run {_run.uuid} is being tracked already; call end() first")
-    first = {"tags": _check_tags(tags or ()), "inputs": _json_ready(dict(inputs or {}))}
+    first = {"tags": check_tags(tags or ()), "inputs": json_ready(dict(inputs or {}))}
     run = open_run(
         project,
         name,
@@ -144,6 +134,7 @@ def init(
         offline=offline,
         offline_dir=offline_dir,
     )
+    run.ender = end
     _run = run
     if run.managed:
         if first["tags"] or first["inputs"]:
@@ -185,12 +176,12 @@ def end(status: str = "succeeded", message: str | None = None) -> None:
 
 def log_inputs(**params: Any) -> None:
     """Merge ``params`` (JSON-serialisable) into the run's inputs."""
-    _channel().update(inputs=_json_ready(params))
+    _channel().update(inputs=json_ready(params))
 
 
 def log_tags(*tags: str) -> None:
     """Add ``tags`` to the run (each kept once)."""
-    _channel().update(tags=_check_tags(tags))
+    _channel().update(tags=check_tags(tags))
 
 
 def log_progress(value: float) -> None:
@@ -222,16 +213,6 @@ def _send_pending_progress() -> None:
             print(f"axonal.tracking: the last progress was not sent ({exc})", file=sys.stderr)
 
 
-def outputs_file() -> Path:
-    """The outputs file of the current managed run; :class:`NotInRunError` outside one."""
-    value = os.environ.get(OUTPUTS_FILE_ENV)
-    if not value:
-        raise NotInRunError(
-            f"not inside an Axonal run ({OUTPUTS_FILE_ENV} is not set): {_NO_RUN_HINT}"
-        )
-    return Path(value)
-
-
 def log_outputs(**values: Any) -> dict[str, Any]:
     """Merge ``values`` (JSON-serialisable) into the run's outputs; returns all outputs.
 
@@ -241,24 +222,8 @@ def log_outputs(**values: Any) -> dict[str, Any]:
     run = _run
     if run is not None and not run.managed and run.channel is not None:
         _check_open(run)
-        return run.channel.update(outputs=_json_ready(values))
-    path = outputs_file()
-    current: dict[str, Any] = {}
-    if path.exists():
-        loaded = json.loads(path.read_text(encoding="utf-8") or "{}")
-        current = loaded if isinstance(loaded, dict) else {}
-    current.update(values)
-    text = json.dumps(current, indent=2, sort_keys=True)  # fails before touching the file
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".outputs-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return current
+        return run.channel.update(outputs=json_ready(values))
+    return merge_outputs(values)
 
 
 def log_metrics(step: int | None = None, **values: float) -> None:
@@ -291,56 +256,11 @@ def _log(values: dict[str, Any], step: object) -> None:
     """Check ``values`` (a dict of the caller's own) in place, then queue them all."""
     for name, value in values.items():
         if name not in _GOOD_NAMES:  # the hot path: a training loop logs the same few names
-            _check_name(name)
+            check_name(name)
         if type(value) is not float or not _isfinite(value):  # exact floats pass as they are
-            values[name] = _check_value(name, value)
-    at_step = None if step is None else _check_step(step)
+            values[name] = check_value(name, value)
+    at_step = None if step is None else check_step(step)
     _current_writer().log(values, at_step)
-
-
-def _check_name(name: object) -> str:
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ValueError(
-            f"bad metric name {name!r}: 1 to 200 letters, digits or _ . / : - "
-            "(not starting with . / : -)"
-        )
-    if len(_GOOD_NAMES) < 10_000:
-        _GOOD_NAMES.add(name)
-    return name
-
-
-def _check_value(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"metric {name!r}: the value must be a real number, not {value!r}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"metric {name!r}: the value must be finite, not {number!r}")
-    return number
-
-
-def _check_step(step: object) -> int:
-    if type(step) is int and 0 <= step <= _MAX_STEP:  # the hot path
-        return step
-    if isinstance(step, bool) or not isinstance(step, numbers.Integral):
-        raise ValueError(f"the step must be an integer, not {step!r}")
-    if not 0 <= int(step) <= _MAX_STEP:
-        raise ValueError(f"the step must be between 0 and 2**62, not {step}")
-    return int(step)
-
-
-def _check_tags(tags: Any) -> list[str]:
-    if isinstance(tags, str):
-        raise ValueError(f"tags must be a list of strings, not the string {tags!r}")
-    for tag in tags:
-        if not isinstance(tag, str) or not 1 <= len(tag) <= _TAG_MAX:
-            raise ValueError(f"bad tag {tag!r}: a string of 1 to {_TAG_MAX} characters")
-    return list(dict.fromkeys(tags))
-
-
-def _json_ready(values: dict[str, Any]) -> dict[str, Any]:
-    """``values`` once JSON can hold them (``TypeError`` here, not in the backend)."""
-    loaded: dict[str, Any] = json.loads(json.dumps(values))
-    return loaded
 
 
 def _check_open(run: Run) -> None:
@@ -367,34 +287,12 @@ def _channel() -> Channel:
 
 def _watch_exit() -> None:
     """End the run init() made at exit: the exception hook and ``sys.exit`` tell how."""
-    previous = sys.excepthook
-
-    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        global _exit_status  # noqa: PLW0603
-        if issubclass(kind, KeyboardInterrupt):
-            _exit_status = ("stopped", "interrupted")
-        else:
-            _exit_status = ("failed", f"{kind.__name__}: {value}")
-        previous(kind, value, tb)
-
-    previous_exit = sys.exit
-
-    def exit_hook(code: str | int | None = None) -> NoReturn:
-        global _exit_status  # noqa: PLW0603
-        if code not in (None, 0):  # sys.exit(1) or sys.exit("message"): a failure
-            _exit_status = ("failed", f"exit code {code}" if isinstance(code, int) else str(code))
-        previous_exit(code)
-
-    if not getattr(sys.excepthook, "_axonal", False):
-        hook._axonal = True  # type: ignore[attr-defined]
-        sys.excepthook = hook
-        sys.exit = exit_hook
-        atexit.register(_end_at_exit)
+    watch_exit(_end_at_exit)
     _catch_sigterm()
 
 
 def _end_at_exit() -> None:
-    status, message = _exit_status or ("succeeded", None)
+    status, message = exit_status()
     try:
         end(status, message)
     except Exception as exc:  # noqa: BLE001 - at exit, say it and let the interpreter end
@@ -470,12 +368,11 @@ def _catch_sigterm() -> None:
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     """Flush (and end a run init() made, ``stopped``), then die of SIGTERM as by default."""
-    global _exit_status  # noqa: PLW0603
     writer = _writer
     if writer is not None:
         writer.close()
     if _run is not None and not _run.managed:
-        _exit_status = ("stopped", "terminated (SIGTERM)")
+        set_exit_status("stopped", "terminated (SIGTERM)")
         _end_at_exit()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGTERM)

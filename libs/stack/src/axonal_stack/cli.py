@@ -1,27 +1,21 @@
 """``axonal up``, ``axonal down`` and ``axonal status``: thin commands over :mod:`control`.
 
-Registered on the ``axonal`` command line through the ``axonal.cli`` entry point. Heavy
-imports (NATS client, asyncpg) happen inside the commands so other commands stay fast.
+Registered on the ``axonal`` command line through the ``axonal.cli`` entry point. This module
+imports only typer (and the standard library): ``axonal --help`` imports it to list the
+commands, so the settings, Rich, the NATS client and asyncpg are imported by the commands.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from pydantic import ValidationError
-from rich.markup import escape
-from rich.table import Table
-
-from axonal.cli import console, err_console, fail
-from axonal_stack.control import StackError
-from axonal_stack.settings import StackSettings
 
 if TYPE_CHECKING:
+    from axonal_stack.control import StackError
     from axonal_stack.health import StackStatus
+    from axonal_stack.settings import StackSettings
     from axonal_stack.state import StackState
 
 __all__ = ["register"]
@@ -46,6 +40,11 @@ def register(app: typer.Typer) -> None:
 
 
 def _settings(home: Path | None) -> StackSettings:
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    from axonal.cli.output import fail  # noqa: PLC0415
+    from axonal_stack.settings import StackSettings  # noqa: PLC0415
+
     try:
         return StackSettings(home=home) if home else StackSettings()
     except ValidationError as exc:
@@ -53,10 +52,16 @@ def _settings(home: Path | None) -> StackSettings:
 
 
 def _fail(exc: StackError) -> None:
+    from rich.markup import escape  # noqa: PLC0415
+
+    from axonal.cli.output import fail  # noqa: PLC0415
+
     fail(str(exc), hint=escape(exc.hint) if exc.hint else None)
 
 
 def _status(state: StackState, *, running: bool) -> StackStatus:
+    import asyncio  # noqa: PLC0415
+
     from axonal_stack.health import stack_status  # noqa: PLC0415 - imports the NATS client
 
     return asyncio.run(stack_status(state, running=running))
@@ -68,8 +73,15 @@ def up(
     ] = False,
     home: HomeOption = None,
 ) -> None:
-    """Start NATS, PostgreSQL and every installed service; stop with Ctrl-C or `axonal down`."""
+    """Start NATS, PostgreSQL and every installed service.
+
+    Stop them with Ctrl-C, or with `axonal down` when started with --detach.
+    """
+    from rich.markup import escape  # noqa: PLC0415
+
+    from axonal.cli.output import console  # noqa: PLC0415
     from axonal_stack import control  # noqa: PLC0415
+    from axonal_stack.control import StackError  # noqa: PLC0415
     from axonal_stack.summary import stack_summary  # noqa: PLC0415
 
     settings = _settings(home)
@@ -92,8 +104,13 @@ def up(
 
 def _foreground(settings: StackSettings) -> int:
     """Run the supervisor in this process until Ctrl-C; return its exit code."""
-    from rich.logging import RichHandler  # noqa: PLC0415
+    import asyncio  # noqa: PLC0415
+    import logging  # noqa: PLC0415
 
+    from rich.logging import RichHandler  # noqa: PLC0415
+    from rich.markup import escape  # noqa: PLC0415
+
+    from axonal.cli.output import console, err_console, fail  # noqa: PLC0415
     from axonal_stack.health import stack_status  # noqa: PLC0415
     from axonal_stack.lock import StackRunningError  # noqa: PLC0415
     from axonal_stack.summary import stack_summary  # noqa: PLC0415
@@ -129,7 +146,13 @@ def down(
         float, typer.Option(help="Seconds to wait for a clean stop before killing.")
     ] = 30.0,
 ) -> None:
-    """Stop the stack (services, PostgreSQL, NATS); data stays in the home folder."""
+    """Stop the stack (services, PostgreSQL, NATS).
+
+    Its data stays in the home folder, for the next `axonal up`.
+    """
+    from rich.table import Table  # noqa: PLC0415
+
+    from axonal.cli.output import console  # noqa: PLC0415
     from axonal_stack.control import stop_stack  # noqa: PLC0415
 
     settings = _settings(home)
@@ -150,6 +173,9 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document.")] = False,
 ) -> None:
     """Ping every service of the stack and show its health."""
+    from rich.markup import escape  # noqa: PLC0415
+
+    from axonal.cli.output import console, fail  # noqa: PLC0415
     from axonal_stack.control import current_state  # noqa: PLC0415
     from axonal_stack.summary import stack_summary  # noqa: PLC0415
 

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console, fail
-from axonal.cli_options import ParamsOpt
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ParamsOpt, ProjectOpt, alias
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["automations_app"]
+if TYPE_CHECKING:
+    from axonal_events.automations import AutomationInfo, FiringInfo
 
-automations_app = typer.Typer(
+__all__ = ["app"]
+
+app = typer.Typer(
     name="automations",
-    help="Automation rules: start an operation on an event, or restart failed runs once.",
+    help="Automation rules: start or restart runs on events.\n\n"
+    "A rule starts an operation when an event arrives, or restarts a failed run once.",
     no_args_is_help=True,
+    add_completion=False,
 )
 _OUTCOME_STYLE = {"started": "green", "restarted": "green", "skipped": "dim", "failed": "red"}
 
@@ -36,39 +41,38 @@ def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
     return pairs
 
 
-def _show(rules: list[dict[str, Any]]) -> None:
+def _show(rules: list[AutomationInfo]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("id", "name", "on", "does", "fired", "state")
     for rule in rules:
-        origin = f"external {rule['event']}" if rule["external"] else rule["event"]
-        if rule.get("source"):
-            origin += f" from {rule['source']}"
-        does = rule["action"]
-        if rule["action"] == "start":
-            does += " " + (rule.get("hub_ref") or "polyaxonfile")
-        state = "[green]enabled[/]" if rule["enabled"] else "[dim]disabled[/]"
+        origin = f"external {rule.event}" if rule.external else rule.event
+        if rule.source:
+            origin += f" from {rule.source}"
+        does = rule.action.value
+        if does == "start":
+            does += " " + (rule.hub_ref or "polyaxonfile")
+        state = "[green]enabled[/]" if rule.enabled else "[dim]disabled[/]"
         table.add_row(
-            rule["id"], escape(rule["name"]), escape(origin), escape(does),
-            str(rule.get("firings", 0)), state,
+            rule.id, escape(rule.name), escape(origin), escape(does), str(rule.firings), state,
         )  # fmt: skip
     console.print(table if rules else "no automations")
 
 
-def _show_firings(firings: list[dict[str, Any]]) -> None:
+def _show_firings(firings: list[FiringInfo]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("at", "event", "type", "outcome", "run", "detail")
     for item in firings:
-        style = _OUTCOME_STYLE.get(item["outcome"], "")
+        style = _OUTCOME_STYLE.get(item.outcome, "")
         table.add_row(
-            item["at"], item["event_id"], item["event_type"], f"[{style}]{item['outcome']}[/]",
-            item.get("run_uuid") or "-", escape(item.get("detail") or ""),
+            str(item.at), escape(item.event_id), escape(item.event_type),
+            f"[{style}]{item.outcome.value}[/]", item.run_uuid or "-", escape(item.detail or ""),
         )  # fmt: skip
     console.print(table if firings else "no firings yet")
 
 
-@automations_app.command("create")
+@app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The rule's name (unique in the project).")],
     on: Annotated[
@@ -105,6 +109,8 @@ def create(
 ) -> None:
     """Create a rule, e.g. ``axonal automations create retrain --external --on
     dataset.updated -f retrain.yaml --param-from dataset=data.uri``."""
+    from axonal_events.automations import AutomationInfo  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     text = None
     if file is not None:
@@ -126,34 +132,41 @@ def create(
         "queue": queue,
     }
     with api(api_url) as client:
-        rule = client.request("POST", path, json=body)
+        rule = client.post(path, AutomationInfo, json=body)
     print_json(rule) if as_json else _show([rule])
 
 
-@automations_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's rules."""
+    from axonal_events.automations import AutomationList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     with api(api_url) as client:
-        found = client.request("GET", path)
-    print_json(found) if as_json else _show(found["automations"])
+        found = client.get(path, AutomationList)
+    print_json(found) if as_json else _show(found.automations)
 
 
-@automations_app.command("delete")
-def delete(
+@app.command("rm")
+def rm(
     automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
     project: ProjectOpt = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Delete a rule and its firings."""
+    """Delete a rule and its firings (--json: the rules left)."""
+    from axonal_events.automations import AutomationList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, automation_id))
     with api(api_url) as client:
-        found = client.request("DELETE", path)
-    print_json(found) if as_json else console.print(f"deleted automation [bold]{automation_id}[/]")
+        left = client.delete(path, AutomationList)
+    print_json(left) if as_json else console.print(f"deleted automation [bold]{automation_id}[/]")
 
 
-@automations_app.command("firings")
+alias(app, "delete", "rm", rm)
+
+
+@app.command("firings")
 def firings(
     automation_id: Annotated[str, typer.Argument(help="The rule's id.")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
@@ -162,7 +175,9 @@ def firings(
     api_url: ApiUrl = None,
 ) -> None:
     """The newest firings of a rule: what fired it and which run it started."""
+    from axonal_events.automations import FiringList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, f"{automation_id}/firings"))
     with api(api_url) as client:
-        found = client.request("GET", path, params={"limit": limit})
-    print_json(found) if as_json else _show_firings(found["firings"])
+        found = client.get(path, FiringList, params={"limit": limit})
+    print_json(found) if as_json else _show_firings(found.firings)

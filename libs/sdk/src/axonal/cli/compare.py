@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json, status_text
 
-__all__ = ["compare"]
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from axonal.cli.responses import ComparedRun, Comparison
+
+__all__ = ["compare", "comparison_table"]
 
 SECTIONS = ("inputs", "outputs", "metrics")
 
@@ -26,38 +32,44 @@ def compare(
     api_url: ApiUrl = None,
 ) -> None:
     """Params, results and last metric values of runs, side by side (rows that differ)."""
+    from axonal.cli.responses import Comparison  # noqa: PLC0415
+
     path = guarded(lambda: project_path(project, "compare"))
     with api(api_url) as client:
-        found = client.request("GET", path, params={"run": run_uuids})
+        found = client.get(path, Comparison, params={"run": run_uuids})
     if as_json:
         print_json(found)
         return
     console.print(comparison_table(found, all_rows=all_rows))
 
 
-def comparison_table(found: dict[str, Any], *, all_rows: bool) -> Any:
+def _section(run: ComparedRun, section: str) -> dict[str, Any]:
+    values: dict[str, Any] = getattr(run, section)
+    return values
+
+
+def comparison_table(found: Comparison, *, all_rows: bool) -> Table:
     """A Rich table: a row per input, output and metric, a column per run."""
     from rich.table import Table  # noqa: PLC0415
 
-    from axonal.api_cli import status_text  # noqa: PLC0415
-
-    runs = found["runs"]
-    differing = set(found["differing"])
-    table = Table("", *(escape(r["name"] or r["uuid"][:8]) for r in runs))
-    table.add_row("[dim]uuid[/]", *(r["uuid"][:12] for r in runs))
-    table.add_row("[dim]status[/]", *(status_text(r["status"]) for r in runs))
+    runs = found.runs
+    differing = set(found.differing)
+    table = Table("", *(escape(r.name or r.uuid[:8]) for r in runs))
+    table.add_row("[dim]uuid[/]", *(r.uuid[:12] for r in runs))
+    table.add_row("[dim]status[/]", *(status_text(r.status) for r in runs))
     hidden = 0
     for section in SECTIONS:
-        names = [n for n in found[section] if all_rows or f"{section}.{n}" in differing]
-        hidden += len(found[section]) - len(names)
+        every: list[str] = getattr(found, section)
+        names = [n for n in every if all_rows or f"{section}.{n}" in differing]
+        hidden += len(every) - len(names)
         if names:
             table.add_section()
         for name in names:
             label = f"{escape(section[:-1])} {escape(name)}"
             if f"{section}.{name}" in differing:
                 label = f"[bold yellow]{label}[/]"
-            cells = (_cell(r[section].get(name), name in r[section]) for r in runs)
-            table.add_row(label, *cells)
+            values = [_section(r, section) for r in runs]
+            table.add_row(label, *(_cell(v.get(name), name in v) for v in values))
     if hidden:
         table.caption = f"{hidden} rows the same in every run (--all shows them)"
     return table

@@ -1,22 +1,29 @@
-"""``axonal models``: the model definitions that price a project's LLM generations."""
+"""``axonal llm-models``: the model definitions that price a project's LLM generations.
+
+The group was ``axonal models``; that name is kept for the model registry to come. The api
+paths stay ``/api/v1/{owner}/{project}/models`` (and Langfuse's ``/api/public/models``).
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt, alias
+from axonal.cli.output import console, print_json
 
-__all__ = ["models_app"]
+__all__ = ["app"]
 
-models_app = typer.Typer(
-    name="models",
-    help="Model definitions: which generations they price, at what (the project's own first).",
+app = typer.Typer(
+    name="llm-models",
+    help="Model definitions that price LLM generations.\n\n"
+    "The project's own definitions come first, then the shipped ones (public list prices).",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 _MILLION = 1_000_000
@@ -45,7 +52,7 @@ def _prices(pairs: list[str]) -> dict[str, float]:
     return prices
 
 
-@models_app.command("ls")
+@app.command("ls")
 def ls(
     project: ProjectOpt = None,
     own: Annotated[bool, typer.Option("--own", help="Only the project's own definitions.")] = False,
@@ -53,10 +60,12 @@ def ls(
     api_url: ApiUrl = None,
 ) -> None:
     """List the definitions, the project's own first, with prices per 1M tokens."""
+    from axonal_events.llm_models import ModelPage  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     with api(api_url) as client:
-        found = client.request("GET", path, params={"limit": 1000})
-    models: list[dict[str, Any]] = [m for m in found["data"] if not (own and m["managed"])]
+        found = client.get(path, ModelPage, params={"limit": 1000})
+    models = [m for m in found.data if not (own and m.managed)]
     if as_json:
         print_json(models)
         return
@@ -64,22 +73,21 @@ def ls(
 
     table = Table("id", "model", "pattern", "input /1M", "output /1M", "tiers", "from", "source")
     for model in models:
-        default = next(t for t in model["tiers"] if t["is_default"])
-        start = model.get("start_date")
+        prices = model.prices
         table.add_row(
-            escape(model["id"]),
-            f"[bold]{escape(model['model_name'])}[/]",
-            escape(model["match_pattern"]),
-            _per_million(default["prices"].get("input")),
-            _per_million(default["prices"].get("output")),
-            str(len(model["tiers"])),
-            datetime.fromisoformat(start).date().isoformat() if start else "",
-            "shipped" if model["managed"] else "[cyan]project[/]",
+            escape(model.id),
+            f"[bold]{escape(model.model_name)}[/]",
+            escape(model.match_pattern),
+            _per_million(prices.get("input")),
+            _per_million(prices.get("output")),
+            str(len(model.tiers)),
+            model.start_date.date().isoformat() if model.start_date else "",
+            "shipped" if model.managed else "[cyan]project[/]",
         )
     console.print(table if models else "no model definitions")
 
 
-@models_app.command("create")
+@app.command("create")
 def create(
     model_name: Annotated[str, typer.Argument(help="The definition's name.")],
     match: Annotated[
@@ -106,6 +114,8 @@ def create(
     api_url: ApiUrl = None,
 ) -> None:
     """Define a model's prices for the project (it wins over a shipped definition)."""
+    from axonal_events.llm_models import ModelDefinition  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     prices = _prices(price or [])
     for usage, value in (("input", input_price), ("output", output_price)):
@@ -121,25 +131,32 @@ def create(
         "tokenizer_model": tokenizer,
     }
     with api(api_url) as client:
-        created = client.request("POST", path, json=body)
+        created = client.post(path, ModelDefinition, json=body)
     if as_json:
         print_json(created)
         return
-    console.print(f"[green]defined[/] {escape(model_name)} [dim]({escape(created['id'])})[/]")
+    console.print(f"[green]defined[/] {escape(created.model_name)} [dim]({escape(created.id)})[/]")
 
 
-@models_app.command("delete")
-def delete(
-    model_id: Annotated[str, typer.Argument(help="The definition's id (see `axonal models ls`).")],
+@app.command("rm")
+def rm(
+    model_id: Annotated[
+        str, typer.Argument(help="The definition's id (see `axonal llm-models ls`).")
+    ],
     project: ProjectOpt = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
     """Delete one of the project's definitions (generations already priced keep their cost)."""
+    from axonal_events.llm_models import ModelDefinition  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, model_id))
     with api(api_url) as client:
-        deleted = client.request("DELETE", path)
+        deleted = client.delete(path, ModelDefinition)
     if as_json:
         print_json(deleted)
         return
-    console.print(f"[green]deleted[/] {escape(deleted['model_name'])}")
+    console.print(f"[green]deleted[/] {escape(deleted.model_name)}")
+
+
+alias(app, "delete", "rm", rm)

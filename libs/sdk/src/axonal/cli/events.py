@@ -11,18 +11,22 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json
 from axonal.api_client import split_project
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["events_app"]
+__all__ = ["app"]
 
-events_app = typer.Typer(
-    name="events", help="Integration events: CloudEvents into the platform.", no_args_is_help=True
+app = typer.Typer(
+    name="events",
+    help="Integration events: CloudEvents into the platform.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 
-@events_app.command("publish")
+@app.command("publish")
 def publish(
     event_type: Annotated[str, typer.Argument(help="The event's type, e.g. dataset.updated.")],
     data: Annotated[
@@ -38,6 +42,8 @@ def publish(
     api_url: ApiUrl = None,
 ) -> None:
     """Publish one event; automation rules and webhooks of the project react to it."""
+    from axonal.cli.responses import EventsAccepted  # noqa: PLC0415
+
     owner, name = guarded(lambda: split_project(project))
     event: dict[str, Any] = {
         "specversion": "1.0",
@@ -52,23 +58,23 @@ def publish(
         event["datacontenttype"] = "application/json"
         event["data"] = _data(data)
     with api(api_url) as client:
-        reply = client.request(
-            "POST",
+        reply = client.post(
             f"/api/v1/{owner}/{name}/events",
+            EventsAccepted,
             content=json.dumps(event),
             headers={"content-type": "application/cloudevents+json"},
         )
     if as_json:
         print_json(reply)
         return
-    for item in reply["accepted"]:
+    for item in reply.accepted:
         console.print(
-            f"published [bold]{escape(item['type'])}[/] {escape(item['id'])} "
-            f"on [cyan]{escape(item['subject'])}[/]"
+            f"published [bold]{escape(item.type)}[/] {escape(item.id)} "
+            f"on [cyan]{escape(item.subject)}[/]"
         )
 
 
-@events_app.command("nats-user")
+@app.command("nats-user")
 def nats_user_entry(
     source: Annotated[str, typer.Argument(help="The integration's name, e.g. warehouse.")],
     namespace: Annotated[

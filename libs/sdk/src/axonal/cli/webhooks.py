@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
-from axonal.deliveries_cli import add_delivery_commands
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.deliveries import add_delivery_commands
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt, alias
+from axonal.cli.output import console, print_json
 
-__all__ = ["webhooks_app"]
+if TYPE_CHECKING:
+    from axonal_events.webhooks import WebhookInfo
 
-webhooks_app = typer.Typer(
+__all__ = ["app"]
+
+app = typer.Typer(
     name="webhooks",
     help="Webhook subscriptions: events POSTed as signed CloudEvents.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 
@@ -24,24 +29,24 @@ def _path(project: str | None, tail: str = "") -> str:
     return project_path(project, "webhooks", tail)
 
 
-def _show(webhooks: list[dict[str, Any]]) -> None:
+def _show(webhooks: list[WebhookInfo]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("id", "url", "events", "state", "failures in a row")
     for hook in webhooks:
-        state = "[green]enabled[/]" if hook["enabled"] else "[red]disabled[/]"
-        if hook.get("disabled_reason"):
-            state += f" ({escape(hook['disabled_reason'])})"
-        if hook.get("circuit_open_until"):
-            state += f" [yellow]circuit open until {hook['circuit_open_until']}[/]"
+        state = "[green]enabled[/]" if hook.enabled else "[red]disabled[/]"
+        if hook.disabled_reason:
+            state += f" ({escape(hook.disabled_reason)})"
+        if hook.circuit_open_until:
+            state += f" [yellow]circuit open until {hook.circuit_open_until}[/]"
         table.add_row(
-            hook["id"], escape(hook["url"]), escape(", ".join(hook["events"])), state,
-            str(hook.get("consecutive_failures", 0)),
+            hook.id, escape(hook.url), escape(", ".join(hook.events)), state,
+            str(hook.consecutive_failures),
         )  # fmt: skip
     console.print(table if webhooks else "no webhooks")
 
 
-@webhooks_app.command("create")
+@app.command("create")
 def create(
     url: Annotated[str, typer.Argument(help="The receiver's http(s) URL.")],
     events: Annotated[
@@ -63,6 +68,8 @@ def create(
     api_url: ApiUrl = None,
 ) -> None:
     """Subscribe URL, e.g. ``axonal webhooks create https://ci.example.com/hook -e 'run.*'``."""
+    from axonal_events.webhooks import WebhookInfo  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     body = {
         "url": url,
@@ -73,39 +80,44 @@ def create(
         "description": description,
     }
     with api(api_url) as client:
-        hook = client.request("POST", path, json=body)
+        hook = client.post(path, WebhookInfo, json=body)
     if as_json:
         print_json(hook)
         return
     _show([hook])
-    console.print(f"signing secret: [bold]{escape(hook['secret'])}[/]")
+    console.print(f"signing secret: [bold]{escape(hook.secret or '')}[/]")
     console.print(
         "[yellow]Store it now: it is not shown again.[/] Receivers verify each POST with it "
         "(Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)."
     )
 
 
-@webhooks_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's subscriptions."""
+    from axonal_events.webhooks import WebhookList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     with api(api_url) as client:
-        found = client.request("GET", path)
-    print_json(found) if as_json else _show(found["webhooks"])
+        found = client.get(path, WebhookList)
+    print_json(found) if as_json else _show(found.webhooks)
 
 
-@webhooks_app.command("delete")
-def delete(
+@app.command("rm")
+def rm(
     webhook_id: Annotated[str, typer.Argument(help="The webhook's id.")],
     project: ProjectOpt = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Delete a subscription and its deliveries."""
+    """Delete a subscription and its deliveries (--json: the subscriptions left)."""
+    from axonal_events.webhooks import WebhookList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, webhook_id))
     with api(api_url) as client:
-        found = client.request("DELETE", path)
-    print_json(found) if as_json else console.print(f"deleted webhook [bold]{webhook_id}[/]")
+        left = client.delete(path, WebhookList)
+    print_json(left) if as_json else console.print(f"deleted webhook [bold]{webhook_id}[/]")
 
 
-add_delivery_commands(webhooks_app, _path, "webhook", "id")
+alias(app, "delete", "rm", rm)
+add_delivery_commands(app, _path, "webhook", "id")

@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
-from axonal.cli import console, fail
-from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
-from axonal.inline import InlineError, inline_path_refs
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.inline import InlineError, inline_path_refs
+from axonal.cli.options import ApiUrl, AsJson, FilesOpt, ParamsOpt, PresetsOpt, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
-__all__ = ["run"]
+__all__ = ["app", "run"]
 
 
 def _read(paths: list[Path], what: str) -> list[str]:
@@ -41,8 +41,12 @@ def run(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Submit a run and print its uuid (with --watch, exit 1 unless it succeeds)."""
-    from axonal_spec import SpecError  # noqa: PLC0415 - keep `axonal --help` fast
+    """Submit a run and print its uuid.
+
+    With --watch, show its status live until it is done, and exit 1 unless it succeeds.
+    """
+    from axonal.cli.responses import RunCreated  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_spec import SpecError  # noqa: PLC0415
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415
 
     try:
@@ -54,17 +58,21 @@ def run(
     path = guarded(lambda: run_path(project))
     body = {"files": texts, "presets": preset_texts, "params": values, "queue": queue, "name": name}
     with api(api_url) as client:
-        created = client.request("POST", path, json=body)
-        run_uuid = created["uuid"]
+        created = client.post(path, RunCreated, json=body)
+        run_uuid = created.uuid
         if not watch:
             print_json(created) if as_json else console.print(run_uuid, highlight=False)
             return
         if not as_json:
             console.print(run_uuid, highlight=False)
-        from axonal.run_view import watch_run  # noqa: PLC0415
+        from axonal.cli.views.runs import watch_run  # noqa: PLC0415
 
         final = watch_run(client, path, run_uuid, live=not as_json)
     if as_json:
         print_json(final)
-    if final["status"] not in {"succeeded", "skipped"}:
+    if final.status not in {"succeeded", "skipped"}:
         raise typer.Exit(1)
+
+
+app = typer.Typer(add_completion=False)
+app.command("run")(run)

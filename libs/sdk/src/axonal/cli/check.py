@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from axonal.cli import console, err_console
-from axonal.cli_options import FilesOpt, ParamsOpt, PresetsOpt
+from axonal.cli.options import FilesOpt, ParamsOpt, PresetsOpt
+from axonal.cli.output import console, err_console
 
 if TYPE_CHECKING:
     from axonal_spec import SpecError
     from axonal_spec.check import CheckResult
 
-__all__ = ["check"]
+__all__ = ["app", "check"]
 
 
 def _url_map(items: list[str]) -> dict[str, Path]:
@@ -58,7 +58,7 @@ def _show_errors(error: SpecError, as_json: bool) -> None:
 
 
 def _show_result(result: CheckResult, *, full: bool, as_json: bool) -> None:
-    from axonal.check_view import render_summary  # noqa: PLC0415
+    from axonal.cli.views.check import render_summary  # noqa: PLC0415
 
     compiled = result.compiled
     if as_json:
@@ -89,8 +89,11 @@ def check(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Validate polyaxonfiles and compile them: inputs, params, DAG shape, matrix size."""
-    from axonal.urls import CliUrlResolver  # noqa: PLC0415 - keep `axonal --help` fast
+    """Validate polyaxonfiles and compile them.
+
+    Shows what the file takes and does: inputs, params, DAG shape, matrix size.
+    """
+    from axonal.cli.urls import CliUrlResolver  # noqa: PLC0415 - keep `axonal --help` fast
     from axonal_spec import SpecError  # noqa: PLC0415
     from axonal_spec.check import check as run_check  # noqa: PLC0415
     from axonal_spec.compiler import CompileOptions  # noqa: PLC0415
@@ -105,3 +108,7 @@ def check(
         _show_errors(error, as_json)
         raise typer.Exit(1) from None
     _show_result(result, full=full, as_json=as_json)
+
+
+app = typer.Typer(add_completion=False)
+app.command("check")(check)

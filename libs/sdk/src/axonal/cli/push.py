@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, api, guarded, print_json, run_path, status_text
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.options import ApiUrl, AsJson
+from axonal.cli.output import console, fail, print_json, status_text
 
 if TYPE_CHECKING:
     from axonal._offline import OfflineRun
-    from axonal.api_client import ApiClient
+    from axonal.cli.api import Api
+    from axonal_events.runs import RunInfo
 
 __all__ = ["push"]
 
@@ -40,6 +42,7 @@ def push(
 ) -> None:
     """Push a run recorded offline: create it, send its metrics, inputs, outputs, tags, end."""
     from axonal._offline import read_folder  # noqa: PLC0415
+    from axonal_events.runs import RunInfo  # noqa: PLC0415
 
     try:
         run = read_folder(path.expanduser())
@@ -47,13 +50,13 @@ def push(
         fail(str(exc), _FOLDER_HINT)
     runs = guarded(lambda: run_path(project or run.project))
     with api(api_url) as client:
-        created = client.request("POST", f"{runs}/tracked", json=_creation(run))
-        path_of_run = f"{runs}/{created['uuid']}"
+        created = client.post(f"{runs}/tracked", RunInfo, json=_creation(run))
+        path_of_run = f"{runs}/{created.uuid}"
         _send_metrics(client, path_of_run, run, quiet=as_json)
-        found = client.request("PATCH", path_of_run, json=_changes(run))
+        found = client.patch(path_of_run, RunInfo, json=_changes(run))
         if run.status is not None:
             body = {"status": run.status, "message": run.message}
-            found = client.request("POST", f"{path_of_run}/end", json=body)
+            found = client.post(f"{path_of_run}/end", RunInfo, json=body)
     summary = {"run": found, "points": run.points, "batches": len(run.batches)}
     print_json(summary) if as_json else _show(found, run)
 
@@ -68,25 +71,27 @@ def _changes(run: OfflineRun) -> dict[str, Any]:
             "progress": run.progress}  # fmt: skip
 
 
-def _send_metrics(client: ApiClient, path: str, run: OfflineRun, *, quiet: bool) -> None:
+def _send_metrics(client: Api, path: str, run: OfflineRun, *, quiet: bool) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
+
+    from axonal.cli.responses import MetricsAccepted  # noqa: PLC0415
 
     columns = (TextColumn("metrics"), BarColumn(), MofNCompleteColumn(), TextColumn("points"))
     with Progress(*columns, console=console, disable=quiet or not run.batches) as bar:
         task = bar.add_task("metrics", total=run.points)
         for msg_id, body, points in run.batches:
             headers = {"Content-Type": "application/json", "Idempotency-Key": msg_id}
-            client.request("POST", f"{path}/metrics", content=body, headers=headers)
+            client.post(f"{path}/metrics", MetricsAccepted, content=body, headers=headers)
             bar.advance(task, points)
 
 
-def _show(found: dict[str, Any], run: OfflineRun) -> None:
-    project = f"{found['owner']}/{found['project']}"
-    console.print(f"pushed run [bold]{found['uuid']}[/] to [bold]{escape(project)}[/]")
-    console.print(f"  status   {status_text(found['status'])}")
+def _show(found: RunInfo, run: OfflineRun) -> None:
+    project = f"{found.owner}/{found.project}"
+    console.print(f"pushed run [bold]{found.uuid}[/] to [bold]{escape(project)}[/]")
+    console.print(f"  status   {status_text(found.status)}")
     console.print(f"  metrics  {run.points:,} points in {len(run.batches):,} batches")
-    console.print(f"  inputs   {len(found['inputs'])}, outputs {len(found['outputs'])}")
-    if found.get("tags"):
-        console.print(f"  tags     {escape(', '.join(found['tags']))}")
+    console.print(f"  inputs   {len(found.inputs)}, outputs {len(found.outputs)}")
+    if found.tags:
+        console.print(f"  tags     {escape(', '.join(found.tags))}")
     if run.status is None:
         console.print("  the run never ended offline: it stays running", style="yellow")

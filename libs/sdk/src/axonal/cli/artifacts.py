@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, run_path
-from axonal.cli import console, fail
+from axonal.cli.api import api, guarded, run_path
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, fail, print_json
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from axonal.api_client import ApiClient
+    from axonal.cli.api import Api
+    from axonal_events.artifacts import ArtifactRecord, Lineage
 
 __all__ = ["artifacts"]
 
@@ -35,13 +37,15 @@ def artifacts(
     api_url: ApiUrl = None,
 ) -> None:
     """List a run's artifacts (name, kind, size, step, sha256); download one; show lineage."""
+    from axonal_events.artifacts import ArtifactList, Lineage  # noqa: PLC0415
+
     path = guarded(lambda: run_path(project, run_uuid))
     with api(api_url) as client:
         if lineage:
-            found = client.request("GET", f"{path}/lineage")
+            found = client.get(f"{path}/lineage", Lineage)
             print_json(found) if as_json else console.print(_lineage_table(found))
             return
-        records = client.request("GET", f"{path}/artifacts")["artifacts"]
+        records = client.get(f"{path}/artifacts", ArtifactList).artifacts
         if download is None:
             print_json(records) if as_json else console.print(_table(records))
             return
@@ -49,26 +53,26 @@ def artifacts(
         dest = to / _relative(record).rpartition("/")[2]
         _fetch(client, f"{path}/artifacts/{_relative(record)}", dest, record, quiet=as_json)
     if as_json:
-        print_json({"path": str(dest), "size": record["size"], "sha256": record["sha256"]})
+        print_json({"path": str(dest), "size": record.size, "sha256": record.sha256})
     else:
-        console.print(f"downloaded [bold]{escape(record['name'])}[/] to {escape(str(dest))}")
+        console.print(f"downloaded [bold]{escape(record.name)}[/] to {escape(str(dest))}")
 
 
-def _relative(record: dict[str, Any]) -> str:
+def _relative(record: ArtifactRecord) -> str:
     """The artifact's path inside its run (the store key without ``owner/project/run/``)."""
-    return str(record["path"]).split("/", 3)[-1]
+    return record.path.split("/", 3)[-1]
 
 
-def _pick(records: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
+def _pick(records: list[ArtifactRecord], wanted: str) -> ArtifactRecord:
     """The artifact named or stored as ``wanted``; of several steps, the last one."""
-    matches = [r for r in records if wanted in (r["name"], _relative(r))]
+    matches = [r for r in records if wanted in (r.name, _relative(r))]
     if not matches:
-        known = ", ".join(sorted({r["name"] for r in records})[:10]) or "none"
+        known = ", ".join(sorted({r.name for r in records})[:10]) or "none"
         fail(f"the run has no artifact {wanted!r}", hint=f"its artifacts: {known}")
-    return max(matches, key=lambda r: -1 if r["step"] is None else r["step"])
+    return max(matches, key=lambda r: -1 if r.step is None else r.step)
 
 
-def _fetch(client: ApiClient, url: str, dest: Path, record: dict[str, Any], *, quiet: bool) -> None:
+def _fetch(client: Api, url: str, dest: Path, record: ArtifactRecord, *, quiet: bool) -> None:
     """Stream ``url`` into ``dest`` with a progress bar; refuse bytes whose sha256 differs."""
     from rich.progress import (  # noqa: PLC0415 - only downloads need it
         BarColumn,
@@ -85,15 +89,15 @@ def _fetch(client: ApiClient, url: str, dest: Path, record: dict[str, Any], *, q
         client.download(url) as chunks,
         Progress(*columns, console=console, disable=quiet, transient=True) as progress,
     ):
-        task = progress.add_task(record["name"], total=record["size"])
+        task = progress.add_task(record.name, total=record.size)
         with partial.open("wb") as out:
             for chunk in chunks:
                 out.write(chunk)
                 digest.update(chunk)
                 progress.advance(task, len(chunk))
-    if digest.hexdigest() != record["sha256"]:
+    if digest.hexdigest() != record.sha256:
         partial.unlink(missing_ok=True)
-        fail(f"the download of {record['name']!r} is corrupt (sha256 differs)", "try again")
+        fail(f"the download of {record.name!r} is corrupt (sha256 differs)", "try again")
     partial.replace(dest)
 
 
@@ -105,7 +109,7 @@ def _size(size: int) -> str:
     return f"{size} B" if unit == 0 else f"{value:.1f} {units[unit]}"
 
 
-def _table(records: list[dict[str, Any]]) -> Table | str:
+def _table(records: list[ArtifactRecord]) -> Table | str:
     from rich.table import Table  # noqa: PLC0415
 
     if not records:
@@ -113,25 +117,25 @@ def _table(records: list[dict[str, Any]]) -> Table | str:
     table = Table("name", "kind", "size", "step", "sha256", "in/out")
     for r in records:
         table.add_row(
-            escape(r["name"]), r["kind"], _size(r["size"]),
-            "" if r["step"] is None else str(r["step"]), r["sha256"][:12],
-            "input" if r["is_input"] else "output",
+            escape(r.name), r.kind.value, _size(r.size),
+            "" if r.step is None else str(r.step), r.sha256[:12],
+            "input" if r.is_input else "output",
         )  # fmt: skip
     return table
 
 
-def _lineage_table(found: dict[str, Any]) -> Table | str:
+def _lineage_table(found: Lineage) -> Table | str:
     from rich.table import Table  # noqa: PLC0415
 
-    links = [("input", link) for link in found["inputs"]]
-    links += [("output", link) for link in found["outputs"]]
+    links = [("input", link) for link in found.inputs]
+    links += [("output", link) for link in found.outputs]
     if not links:
         return "no artifacts logged yet"
     table = Table("in/out", "name", "sha256", "produced by", "consumed by")
     for direction, link in links:
-        record = link["artifact"]
+        record = link.artifact
         table.add_row(
-            direction, escape(record["name"]), record["sha256"][:12],
-            "\n".join(link["produced_by"]) or "-", "\n".join(link["consumed_by"]) or "-",
+            direction, escape(record.name), record.sha256[:12],
+            "\n".join(link.produced_by) or "-", "\n".join(link.consumed_by) or "-",
         )  # fmt: skip
     return table

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from axonal.api_cli import ApiUrl, AsJson, ProjectOpt, api, guarded, print_json, project_path
-from axonal.cli import console
-from axonal.deliveries_cli import add_delivery_commands
+from axonal.cli.api import api, guarded, project_path
+from axonal.cli.deliveries import add_delivery_commands
+from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
+from axonal.cli.output import console, print_json
 
-__all__ = ["connections_app"]
+if TYPE_CHECKING:
+    from axonal_events.connections import AlertRouteInfo, ConnectionInfo
 
-connections_app = typer.Typer(
+__all__ = ["app"]
+
+app = typer.Typer(
     name="connections",
-    help="Connections (webhook, slack, discord, mattermost, teams, pagerduty, email) that hooks "
-    "and alert routes deliver to.",
+    help="Connections that hooks and alert routes deliver to.\n\n"
+    "A connection is a webhook, slack, discord, mattermost, teams, pagerduty or email target.",
     no_args_is_help=True,
+    add_completion=False,
 )
 routes_app = typer.Typer(
-    name="routes", help="Alert routes: matching events go to a connection.", no_args_is_help=True
+    name="routes",
+    help="Alert routes: matching events go to a connection.",
+    no_args_is_help=True,
+    add_completion=False,
 )
-connections_app.add_typer(routes_app, name="routes")
+app.add_typer(routes_app, name="routes")
 Repeated = list[str] | None
 
 
@@ -30,25 +38,24 @@ def _path(project: str | None, tail: str = "") -> str:
     return project_path(project, "connections", tail)
 
 
-def _target(item: dict[str, Any]) -> str:
-    smtp = item.get("smtp")
-    if smtp:
-        return f"smtp {smtp['host']}:{smtp['port']} -> {', '.join(smtp['to'])}"
-    key = f" key {item['routing_key']}" if item.get("routing_key") else ""
-    return f"{item.get('url') or '-'}{key}"
+def _target(item: ConnectionInfo) -> str:
+    if item.smtp is not None:
+        return f"smtp {item.smtp.host}:{item.smtp.port} -> {', '.join(item.smtp.to)}"
+    key = f" key {item.routing_key}" if item.routing_key else ""
+    return f"{item.url or '-'}{key}"
 
 
-def _show(connections: list[dict[str, Any]]) -> None:
+def _show(connections: list[ConnectionInfo]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("name", "kind", "target (secrets masked)", "state", "failures in a row")
     for item in connections:
-        state = "[green]enabled[/]" if item["enabled"] else "[red]disabled[/]"
-        if item.get("disabled_reason"):
-            state += f" ({escape(item['disabled_reason'])})"
+        state = "[green]enabled[/]" if item.enabled else "[red]disabled[/]"
+        if item.disabled_reason:
+            state += f" ({escape(item.disabled_reason)})"
         table.add_row(
-            escape(item["name"]), item["kind"], escape(_target(item)), state,
-            str(item.get("consecutive_failures", 0)),
+            escape(item.name), item.kind.value, escape(_target(item)), state,
+            str(item.consecutive_failures),
         )  # fmt: skip
     console.print(table if connections else "no connections")
 
@@ -70,7 +77,7 @@ def _smtp(
     }  # fmt: skip
 
 
-@connections_app.command("create")
+@app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="Unique in the project; hooks refer to it.")],
     kind: Annotated[
@@ -99,62 +106,85 @@ def create(
     api_url: ApiUrl = None,
 ) -> None:
     """Create a connection, e.g. ``axonal connections create team slack --url https://...``."""
+    from axonal_events.connections import ConnectionInfo  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     body: dict[str, Any] = {"name": name, "kind": kind, "description": description}
     smtp = _smtp(smtp_host, smtp_port, smtp_user, smtp_password, smtp_security, sender, to)
     extra = {"url": url, "routing_key": routing_key, "smtp": smtp}
     body |= {k: v for k, v in extra.items() if v is not None}
     with api(api_url) as client:
-        found = client.request("POST", path, json=body)
+        found = client.post(path, ConnectionInfo, json=body)
     if as_json:
         print_json(found)
         return
     _show([found])
-    if found.get("secret"):
-        console.print(f"signing secret: [bold]{escape(found['secret'])}[/]")
+    if found.secret:
+        console.print(f"signing secret: [bold]{escape(found.secret)}[/]")
         console.print("[yellow]Store it now: it is not shown again.[/]")
 
 
-@connections_app.command("ls")
+@app.command("ls")
 def ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's connections (secrets masked)."""
+    from axonal_events.connections import ConnectionList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project))
     with api(api_url) as client:
-        found = client.request("GET", path)
-    print_json(found) if as_json else _show(found["connections"])
+        found = client.get(path, ConnectionList)
+    print_json(found) if as_json else _show(found.connections)
 
 
-@connections_app.command("rm")
+@app.command("get")
+def get(
+    name: Annotated[str, typer.Argument(help="The connection's name.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Show one connection (secrets masked)."""
+    from axonal_events.connections import ConnectionInfo  # noqa: PLC0415
+
+    path = guarded(lambda: _path(project, name))
+    with api(api_url) as client:
+        found = client.get(path, ConnectionInfo)
+    print_json(found) if as_json else _show([found])
+
+
+@app.command("rm")
 def rm(
     name: Annotated[str, typer.Argument(help="The connection's name.")],
     project: ProjectOpt = None,
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Delete a connection, its deliveries and the alert routes to it."""
+    """Delete a connection, its deliveries and the alert routes to it (--json: those left)."""
+    from axonal_events.connections import ConnectionList  # noqa: PLC0415
+
     path = guarded(lambda: _path(project, name))
     with api(api_url) as client:
-        found = client.request("DELETE", path)
-    print_json(found) if as_json else console.print(f"deleted connection [bold]{escape(name)}[/]")
+        left = client.delete(path, ConnectionList)
+    print_json(left) if as_json else console.print(f"deleted connection [bold]{escape(name)}[/]")
 
 
-add_delivery_commands(connections_app, _path, "connection", "name")
+add_delivery_commands(app, _path, "connection", "name")
 
 
 def _routes_path(project: str | None, tail: str = "") -> str:
     return project_path(project, "alert-routes", tail)
 
 
-def _show_routes(routes: list[dict[str, Any]]) -> None:
+def _show_routes(routes: list[AlertRouteInfo]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table("id", "events", "to", "filters", "dedup s", "suppressed")
     for route in routes:
-        filters = [f"{k}: {', '.join(route[k])}" for k in ("kinds", "statuses", "tags") if route[k]]
+        given = {"kinds": route.kinds, "statuses": route.statuses, "tags": route.tags}
+        filters = [f"{key}: {', '.join(values)}" for key, values in given.items() if values]
         table.add_row(
-            route["id"], escape(", ".join(route["events"])), escape(route["connection"]),
-            escape("; ".join(filters)) or "[dim]-[/]", str(route["dedup_seconds"]),
-            str(route.get("suppressed", 0)),
+            route.id, escape(", ".join(route.events)), escape(route.connection),
+            escape("; ".join(filters)) or "[dim]-[/]", str(route.dedup_seconds),
+            str(route.suppressed),
         )  # fmt: skip
     console.print(table if routes else "no alert routes")
 
@@ -180,6 +210,8 @@ def create_route(
     api_url: ApiUrl = None,
 ) -> None:
     """Route events, e.g. ``axonal connections routes create oncall -e metric.crossed``."""
+    from axonal_events.connections import AlertRouteInfo  # noqa: PLC0415
+
     path = guarded(lambda: _routes_path(project))
     body = {
         "connection": connection, "events": events, "kinds": kinds or [],
@@ -187,17 +219,19 @@ def create_route(
         "description": description,
     }  # fmt: skip
     with api(api_url) as client:
-        found = client.request("POST", path, json=body)
+        found = client.post(path, AlertRouteInfo, json=body)
     print_json(found) if as_json else _show_routes([found])
 
 
 @routes_app.command("ls")
 def ls_routes(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """List the project's alert routes."""
+    from axonal_events.connections import AlertRouteList  # noqa: PLC0415
+
     path = guarded(lambda: _routes_path(project))
     with api(api_url) as client:
-        found = client.request("GET", path)
-    print_json(found) if as_json else _show_routes(found["routes"])
+        found = client.get(path, AlertRouteList)
+    print_json(found) if as_json else _show_routes(found.routes)
 
 
 @routes_app.command("rm")
@@ -207,8 +241,10 @@ def rm_route(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Delete an alert route."""
+    """Delete an alert route (--json: the routes left)."""
+    from axonal_events.connections import AlertRouteList  # noqa: PLC0415
+
     path = guarded(lambda: _routes_path(project, route_id))
     with api(api_url) as client:
-        found = client.request("DELETE", path)
-    print_json(found) if as_json else console.print(f"deleted alert route [bold]{route_id}[/]")
+        left = client.delete(path, AlertRouteList)
+    print_json(left) if as_json else console.print(f"deleted alert route [bold]{route_id}[/]")

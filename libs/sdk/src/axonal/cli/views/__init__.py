@@ -1,0 +1,1 @@
+"""Rich views the commands print: runs, a checked polyaxonfile."""
