@@ -170,7 +170,7 @@ async def test_actions_publish_commands(api, platform, nats_client, bus_settings
 def test_unknown_run_is_a_clear_error(api):
     result = cli("ops", "get", "0" * 32)
     assert result.exit_code == 1
-    assert "not found" in result.output
+    assert "does not exist" in result.output
     assert "Hint:" in result.output
 
 

@@ -7,13 +7,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
-    "ActionAccepted",
     "CreateRun",
     "CreateTrackedRun",
     "EndRunIn",
     "ErrorBody",
     "ProblemOut",
-    "RunCreated",
     "RunPatch",
 ]
 
@@ -72,24 +70,6 @@ class EndRunIn(BaseModel):
 
     status: Literal["succeeded", "failed", "stopped"] = "succeeded"
     message: str | None = Field(default=None, max_length=10_000)
-
-
-class RunCreated(BaseModel):
-    uuid: str
-    owner: str
-    project: str
-    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
-
-
-class ActionAccepted(BaseModel):
-    uuid: str
-    action: str
-    new_uuid: str | None = Field(default=None, description="The copy a restart creates.")
-
-
-class MetricsAccepted(BaseModel):
-    run_uuid: str
-    points: int = Field(description="Points in the batch (stored once per run, name and step).")
 
 
 class ProblemOut(BaseModel):

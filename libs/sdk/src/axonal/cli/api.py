@@ -1,7 +1,7 @@
 """How commands call the api: typed answers, paths under a project, errors that end the command.
 
-Every answer is parsed into the model the api returns (``axonal_events`` or
-:mod:`axonal.cli.responses`), so that a command reads typed attributes; an answer that does
+Every answer is parsed into the model the api returns (from ``axonal_events``, which the api
+uses too), so that a command reads typed attributes; an answer that does
 not fit ends the command with what is missing, not a traceback. Fields the CLI does not know
 (a newer api) are left out.
 """

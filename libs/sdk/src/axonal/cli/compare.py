@@ -15,7 +15,7 @@ from axonal.cli.output import console, print_json, status_text
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from axonal.cli.responses import ComparedRun, Comparison
+    from axonal_events.answers import ComparedRun, RunComparison
 
 __all__ = ["compare", "comparison_table"]
 
@@ -32,11 +32,11 @@ def compare(
     api_url: ApiUrl = None,
 ) -> None:
     """Params, results and last metric values of runs, side by side (rows that differ)."""
-    from axonal.cli.responses import Comparison  # noqa: PLC0415
+    from axonal_events.answers import RunComparison  # noqa: PLC0415
 
     path = guarded(lambda: project_path(project, "compare"))
     with api(api_url) as client:
-        found = client.get(path, Comparison, params={"run": run_uuids})
+        found = client.get(path, RunComparison, params={"run": run_uuids})
     if as_json:
         print_json(found)
         return
@@ -48,7 +48,7 @@ def _section(run: ComparedRun, section: str) -> dict[str, Any]:
     return values
 
 
-def comparison_table(found: Comparison, *, all_rows: bool) -> Table:
+def comparison_table(found: RunComparison, *, all_rows: bool) -> Table:
     """A Rich table: a row per input, output and metric, a column per run."""
     from rich.table import Table  # noqa: PLC0415
 

@@ -42,7 +42,7 @@ def publish(
     api_url: ApiUrl = None,
 ) -> None:
     """Publish one event; automation rules and webhooks of the project react to it."""
-    from axonal.cli.responses import EventsAccepted  # noqa: PLC0415
+    from axonal_events.answers import EventsAccepted  # noqa: PLC0415
 
     owner, name = guarded(lambda: split_project(project))
     event: dict[str, Any] = {

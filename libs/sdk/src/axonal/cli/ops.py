@@ -147,7 +147,7 @@ def logs(
 
 
 def _act(verb: str, run_uuid: str, project: str | None, as_json: bool, api_url: str | None) -> None:
-    from axonal.cli.responses import ActionAccepted  # noqa: PLC0415
+    from axonal_events.answers import ActionAccepted  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid, verb))
     with api(api_url) as client:
@@ -234,7 +234,7 @@ def rm(
     api_url: ApiUrl = None,
 ) -> None:
     """Delete a run (a running one is stopped first); its records disappear from listings."""
-    from axonal.cli.responses import ActionAccepted  # noqa: PLC0415
+    from axonal_events.answers import ActionAccepted  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     if not (yes or as_json) and not typer.confirm(f"Delete run {run_uuid}?"):

@@ -74,7 +74,7 @@ def _changes(run: OfflineRun) -> dict[str, Any]:
 def _send_metrics(client: Api, path: str, run: OfflineRun, *, quiet: bool) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
 
-    from axonal.cli.responses import MetricsAccepted  # noqa: PLC0415
+    from axonal_events.answers import MetricsAccepted  # noqa: PLC0415
 
     columns = (TextColumn("metrics"), BarColumn(), MofNCompleteColumn(), TextColumn("points"))
     with Progress(*columns, console=console, disable=quiet or not run.batches) as bar:

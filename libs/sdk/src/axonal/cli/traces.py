@@ -63,7 +63,7 @@ def ls(
     api_url: ApiUrl = None,
 ) -> None:
     """List the newest traces: time, name, user, session, observations, latency, tokens, cost."""
-    from axonal.cli.responses import TraceRows  # noqa: PLC0415
+    from axonal_events.answers import TraceRows  # noqa: PLC0415
 
     path = guarded(lambda: _path(project))
     params = {"user": user, "session": session, "name": name, "tag": tag or [], "limit": limit}

@@ -8,19 +8,17 @@ the tracking service; the union of names of each kind gives the table's rows, an
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
 
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project, get_run_checked
-from axonal_events import RunStatus
+from axonal_events.answers import ComparedRun, RunComparison
 from axonal_events.metrics import ReadLatest
 from axonal_events.rpcs import Tracking
 
-__all__ = ["ComparedRun", "Comparison", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}", tags=["runs"], responses=ERRORS)
 
@@ -30,29 +28,8 @@ RunList = Annotated[
 ]
 
 
-class ComparedRun(BaseModel):
-    uuid: str
-    name: str | None
-    status: RunStatus
-    created_at: datetime
-    finished_at: datetime | None
-    inputs: dict[str, Any]
-    outputs: dict[str, Any]
-    metrics: dict[str, float] = Field(description="The value at each metric's highest step.")
-
-
-class Comparison(BaseModel):
-    runs: list[ComparedRun]
-    inputs: list[str] = Field(description="Every input name of these runs, sorted.")
-    outputs: list[str]
-    metrics: list[str]
-    differing: list[str] = Field(
-        description="`inputs.<name>`, `outputs.<name>`, `metrics.<name>` whose values differ."
-    )
-
-
 @router.get("/compare", summary="Compare runs: params, results and last metrics")
-async def compare(gw: GatewayDep, owner: Owner, project: Project, run: RunList) -> Comparison:
+async def compare(gw: GatewayDep, owner: Owner, project: Project, run: RunList) -> RunComparison:
     """404 when a run is not in this project."""
     uuids = list(dict.fromkeys(run))  # each run once, in the order given
     infos = await asyncio.gather(*(get_run_checked(gw, owner, project, u) for u in uuids))
@@ -82,4 +59,4 @@ async def compare(gw: GatewayDep, owner: Owner, project: Project, run: RunList) 
         for name in names[kind]
         if any(values.get(name) != rows[0].get(name) for values in rows)
     ]
-    return Comparison(runs=runs, differing=differing, **names)
+    return RunComparison(runs=runs, differing=differing, **names)

@@ -14,14 +14,15 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_events.answers import EventAccepted, EventsAccepted
 from axonal_events.external import ExternalEvent, from_binary
 
-__all__ = ["EventAccepted", "EventsAccepted", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}", tags=["events"], responses=ERRORS)
 
@@ -29,17 +30,6 @@ MAX_BODY = 1024 * 1024
 MAX_BATCH = 100
 STRUCTURED = "application/cloudevents+json"
 BATCH = "application/cloudevents-batch+json"
-
-
-class EventAccepted(BaseModel):
-    id: str
-    source: str
-    type: str
-    subject: str
-
-
-class EventsAccepted(BaseModel):
-    accepted: list[EventAccepted]
 
 
 @router.post(

@@ -12,10 +12,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 
-from axonal_api.bodies import MetricsAccepted
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
+from axonal_events.answers import MetricsAccepted
 from axonal_events.metrics import MetricBatch, ReadSeries, SeriesList
 from axonal_events.rpcs import Tracking
 

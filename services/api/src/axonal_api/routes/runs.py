@@ -8,12 +8,13 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
-from axonal_api.bodies import ActionAccepted, CreateRun, ErrorBody, RunCreated
+from axonal_api.bodies import CreateRun, ErrorBody
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.idempotency import submit_ids
 from axonal_api.validation import problems_of, validate_submission
 from axonal_events import RunStatus
+from axonal_events.answers import ActionAccepted, RunCreated
 from axonal_events.commands import RunAction, SubmitRun
 from axonal_events.rpcs import Scheduler
 from axonal_events.runs import (

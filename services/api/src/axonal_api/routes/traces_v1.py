@@ -10,32 +10,21 @@ import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
 
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_events.answers import TraceRow, TraceRows
 from axonal_events.identity import ListProjectsRequest
 from axonal_events.rpcs import Identity, Tracking
-from axonal_events.traces import GetTrace, ListTraces, PageMeta, TraceDetail, TraceView
+from axonal_events.traces import GetTrace, ListTraces, TraceDetail
 
 __all__ = ["project_id_of", "router"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/traces", tags=["traces"], responses=ERRORS)
 
 Text = Annotated[str | None, Query(max_length=1000)]
-
-
-class TraceRow(TraceView):
-    """A listed trace, with the tokens of all its observations."""
-
-    total_tokens: int = 0
-
-
-class TraceRows(BaseModel):
-    data: list[TraceRow]
-    meta: PageMeta
 
 
 async def project_id_of(gw: Gateway, owner: str, project: str) -> str:

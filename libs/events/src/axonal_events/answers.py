@@ -1,7 +1,7 @@
-"""The api's own answers, as the CLI reads them (the others are ``axonal_events`` models).
+"""Answers of the platform api (``/api/v1``) that are not bus payloads.
 
-These mirror the bodies the api defines for itself (``axonal_api.models`` and its routes):
-the CLI cannot import a service. Unknown fields are ignored, missing ones are an error.
+The api returns them and the CLI reads them, so both name the same models. Everything else
+the api answers is a bus payload of this package (``RunInfo``, ``SeriesList``...).
 """
 
 from __future__ import annotations
@@ -9,38 +9,35 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from axonal_events import RunStatus
+from axonal_events.base import Payload
+from axonal_events.catalog import RunStatus
 from axonal_events.traces import PageMeta, TraceView
 
 __all__ = [
     "ActionAccepted",
     "ComparedRun",
-    "Comparison",
     "EventAccepted",
     "EventsAccepted",
     "MetricsAccepted",
+    "RunComparison",
     "RunCreated",
     "TraceRow",
     "TraceRows",
 ]
 
 
-class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class RunCreated(_Answer):
+class RunCreated(Payload):
     """``POST .../runs``: the submit is accepted; the scheduler creates the run."""
 
     uuid: str
     owner: str
     project: str
-    status: str = "submitted"
+    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
 
 
-class ActionAccepted(_Answer):
+class ActionAccepted(Payload):
     """``POST .../runs/{uuid}/{verb}`` and ``DELETE .../runs/{uuid}``."""
 
     uuid: str
@@ -48,12 +45,12 @@ class ActionAccepted(_Answer):
     new_uuid: str | None = Field(default=None, description="The copy a restart creates.")
 
 
-class MetricsAccepted(_Answer):
+class MetricsAccepted(Payload):
     run_uuid: str
-    points: int
+    points: int = Field(description="Points in the batch (stored once per run, name and step).")
 
 
-class ComparedRun(_Answer):
+class ComparedRun(Payload):
     uuid: str
     name: str | None
     status: RunStatus
@@ -61,27 +58,29 @@ class ComparedRun(_Answer):
     finished_at: datetime | None
     inputs: dict[str, Any]
     outputs: dict[str, Any]
-    metrics: dict[str, float]
+    metrics: dict[str, float] = Field(description="The value at each metric's highest step.")
 
 
-class Comparison(_Answer):
+class RunComparison(Payload):
     """``GET .../compare``: runs side by side and the rows whose values differ."""
 
     runs: list[ComparedRun]
-    inputs: list[str]
+    inputs: list[str] = Field(description="Every input name of these runs, sorted.")
     outputs: list[str]
     metrics: list[str]
-    differing: list[str]
+    differing: list[str] = Field(
+        description="`inputs.<name>`, `outputs.<name>`, `metrics.<name>` whose values differ."
+    )
 
 
-class EventAccepted(_Answer):
+class EventAccepted(Payload):
     id: str
     source: str
     type: str
     subject: str
 
 
-class EventsAccepted(_Answer):
+class EventsAccepted(Payload):
     accepted: list[EventAccepted]
 
 
@@ -91,6 +90,6 @@ class TraceRow(TraceView):
     total_tokens: int = 0
 
 
-class TraceRows(_Answer):
+class TraceRows(Payload):
     data: list[TraceRow]
     meta: PageMeta
