@@ -109,11 +109,11 @@ def test_an_old_verb_still_works_as_rm(fake_api: FakeApi, args, method, path, bo
 
 def test_the_llm_price_definitions_are_llm_models_and_models_is_free(fake_api: FakeApi):
     page = {"data": [], "meta": {"page": 1, "limit": 1000, "total_items": 0, "total_pages": 0}}
-    fake_api.answer("GET", "/api/v1/acme/demo/models", page)
+    fake_api.answer("GET", "/api/v1/acme/demo/llm-models", page)
     listed = invoke("llm-models", "ls")
     assert listed.exit_code == 0, listed.output
     assert "no model definitions" in listed.output
-    assert fake_api.seen == [("GET", "/api/v1/acme/demo/models")]
+    assert fake_api.seen == [("GET", "/api/v1/acme/demo/llm-models")]
     gone = invoke("models", "ls")
     assert gone.exit_code == 2
     assert "No such command 'models'" in gone.output

@@ -21,8 +21,8 @@ from axonal_api.routes import (
     connections,
     events,
     health,
+    llm_models,
     metrics,
-    models_v1,
     projects,
     public_ingest,
     public_models,
@@ -95,7 +95,7 @@ def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> 
         projects,
         api_keys,
         traces_v1,
-        models_v1,
+        llm_models,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     return app

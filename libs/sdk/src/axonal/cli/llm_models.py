@@ -30,7 +30,7 @@ _MILLION = 1_000_000
 
 
 def _path(project: str | None, tail: str = "") -> str:
-    return project_path(project, "models", tail)
+    return project_path(project, "llm-models", tail)
 
 
 def _per_million(price: float | None) -> str:

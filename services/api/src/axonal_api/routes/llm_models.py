@@ -1,4 +1,4 @@
-"""``/api/v1/{owner}/{project}/models``: model definitions with the platform's auth (the CLI's).
+"""``/api/v1/{owner}/{project}/llm-models``: LLM model prices with the platform's auth (the CLI's).
 
 The same tracking RPCs as the Langfuse-compatible ``/api/public/models``, in Axonal's own
 shapes: a definition's prices are its tiers.
@@ -25,7 +25,9 @@ from axonal_events.rpcs import Tracking
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api/v1/{owner}/{project}/models", tags=["models"], responses=ERRORS)
+router = APIRouter(
+    prefix="/api/v1/{owner}/{project}/llm-models", tags=["llm models"], responses=ERRORS
+)
 
 
 @router.get("", summary="The project's model definitions, then the shipped ones")
