@@ -12,6 +12,7 @@ external file they checked, and the run ends with the counts.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -27,6 +28,7 @@ __all__ = [
     "pytest_configure",
     "pytest_ignore_collect",
     "pytest_terminal_summary",
+    "readme_outcomes",
 ]
 
 ENV_VAR = "AXONAL_CONFORMANCE_DIR"
@@ -58,6 +60,20 @@ def external_corpus() -> Path | None:
 def project_fixtures() -> Path:
     """The project's own fixtures (``tests/fixtures``), which the default suite reads."""
     return repository_root() / "tests" / "fixtures"
+
+
+def readme_outcomes(readme: Path) -> dict[str, str]:
+    """``file -> expected outcome`` from a README table whose rows start with a number.
+
+    The file is the second cell (in backquotes), the outcome the last one: the layout of the
+    corpus README and of ``tests/fixtures/README.md``.
+    """
+    rows = {}
+    for line in readme.read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and re.fullmatch(r"\d+", cells[0]):
+            rows[cells[1].strip("`")] = cells[-1]
+    return rows
 
 
 def checked(kind: Kind, name: str) -> None:
