@@ -1,6 +1,5 @@
 import json
 import math
-from pathlib import Path
 
 import pytest
 import yaml
@@ -27,9 +26,10 @@ from axonal_spec.matrix import (
     parse_matrix,
     search_space,
 )
+from axonal_testing.conformance import project_fixtures
 
-CORPUS = Path("/work/shared/conformance/polyaxonfiles")
-OPTIMIZATION = CORPUS / "polyaxon-quick-start/scheduling/optimization"
+FIXTURES = project_fixtures() / "polyaxonfiles"
+MATRICES = FIXTURES / "matrices"
 
 
 def corpus_matrix(path):
@@ -68,12 +68,12 @@ MINIMAL = {
 ADAPTIVE = ["bayes", "hyperband", "tpe", "iterative"]
 
 
-# -- the corpus ------------------------------------------------------------------------------
+# -- the fixtures ----------------------------------------------------------------------------
 
 
-def test_every_corpus_matrix_parses():
+def test_every_fixture_matrix_parses():
     found = 0
-    for path in sorted(CORPUS.rglob("*.y*ml")):
+    for path in sorted(FIXTURES.rglob("*.y*ml")):
         stack = [yaml.safe_load(path.read_text())]
         while stack:
             node = stack.pop()
@@ -84,76 +84,79 @@ def test_every_corpus_matrix_parses():
                 stack.extend(node.values())
             elif isinstance(node, list):
                 stack.extend(node)
-    assert found == 10
+    assert found == 12
 
 
-def test_corpus_grid_expands_in_written_order():
-    runs = expand(corpus_matrix(OPTIMIZATION / "hyperparams_grid.yaml"))
+def test_fixture_grid_expands_in_written_order():
+    runs = expand(corpus_matrix(MATRICES / "grid.yaml"))
     assert len(runs) == 16
-    assert runs[0] == {
-        "learning_rate": 0.001,
-        "dropout": 0.25,
-        "conv_activation": "relu",
-        "epochs": 5,
-    }
-    assert runs[1]["epochs"] == 10
-    assert runs[2]["conv_activation"] == "sigmoid"
-    assert runs[-1] == {
-        "learning_rate": 0.1,
-        "dropout": 0.3,
-        "conv_activation": "sigmoid",
-        "epochs": 10,
-    }
-    assert list(runs[0]) == ["learning_rate", "dropout", "conv_activation", "epochs"]
+    assert runs[0] == {"lr": 0.01, "batch_size": 32, "activation": "tanh", "epochs": 1}
+    assert runs[1]["epochs"] == 2
+    assert runs[2]["activation"] == "relu"
+    assert runs[-1] == {"lr": 0.02, "batch_size": 64, "activation": "relu", "epochs": 2}
+    assert list(runs[0]) == ["lr", "batch_size", "activation", "epochs"]
 
 
-def test_corpus_grid_num_runs_truncates():
-    matrix = corpus_matrix(OPTIMIZATION / "hyperparams_grid_with_concurrency.yaml")
+def test_fixture_grid_num_runs_truncates():
+    matrix = corpus_matrix(MATRICES / "grid-truncated.yaml")
     full = GridMatrix.model_validate({**matrix.to_dict(), "numRuns": None})
-    assert (matrix.concurrency, grid_size(matrix), grid_size(full)) == (2, 10, 40)
-    assert expand(matrix) == expand(full)[:10]
+    assert (matrix.concurrency, grid_size(matrix), grid_size(full)) == (3, 5, 24)
+    assert expand(matrix) == expand(full)[:5]
 
 
-def test_corpus_random_and_mapping_expand():
-    random_matrix = corpus_matrix(OPTIMIZATION / "hyperparams_random.yaml")
-    assert len(expand(random_matrix, seed="run-uuid")) == 10
-    mapping = corpus_matrix(OPTIMIZATION / "mapping.yaml")
+def test_fixture_random_and_mapping_expand():
+    random_matrix = corpus_matrix(MATRICES / "random.yaml")
+    assert len(expand(random_matrix, seed="run-uuid")) == 6
+    mapping = corpus_matrix(MATRICES / "mapping.yaml")
     assert (
         expand(mapping)
-        == yaml.safe_load((OPTIMIZATION / "mapping.yaml").read_text())["matrix"]["values"]
+        == yaml.safe_load((MATRICES / "mapping.yaml").read_text())["matrix"]["values"]
     )
 
 
-def test_corpus_hyperopt_is_read_as_tpe_keeping_the_algorithm():
-    matrix = corpus_matrix(OPTIMIZATION / "hyperparams_hyperopot.yaml")
+def test_fixture_hyperopt_is_read_as_tpe_keeping_the_algorithm():
+    matrix = corpus_matrix(MATRICES / "hyperopt.yaml")
     assert isinstance(matrix, TpeMatrix)
     assert (matrix.kind, matrix.algorithm, matrix.num_runs, matrix.max_iterations) == (
         "tpe",
         "tpe",
-        20,
-        10,
+        12,
+        4,
     )
     assert matrix.tuner is not None
     assert matrix.tuner.hub_ref == "hyperopt-tuner"
     assert parse_matrix(matrix.to_dict()) == matrix
 
 
-def test_corpus_bayes_settings():
-    matrix = corpus_matrix(OPTIMIZATION / "hyperparams_bo.yaml")
+def test_fixture_bayes_settings():
+    matrix = corpus_matrix(MATRICES / "bayes.yaml")
     assert isinstance(matrix, BayesMatrix)
     assert matrix.utility_function is not None
     assert matrix.utility_function.gaussian_process is not None
-    assert matrix.utility_function.gaussian_process.nu == 1.9
+    assert matrix.utility_function.gaussian_process.nu == 2.5
     assert matrix.metric.optimization == "minimize"
 
 
-def test_corpus_mapping_with_metric_early_stopping():
-    path = CORPUS / "cli/cli/tests/fixtures/plain/mapping_job_file_early_stopping.yml"
-    matrix = corpus_matrix(path)
+def test_fixture_mapping_with_metric_early_stopping():
+    matrix = corpus_matrix(MATRICES / "mapping-early-stopping.yaml")
     assert isinstance(matrix, MappingMatrix)
     assert matrix.early_stopping == [
-        MetricEarlyStopping(metric="loss", value=0.01, optimization="maximize")
+        MetricEarlyStopping(metric="loss", value=0.001, optimization="minimize")
     ]
+
+
+def test_fixture_hyperband_and_iterative():
+    hyperband = corpus_matrix(MATRICES / "hyperband.yaml")
+    assert isinstance(hyperband, HyperbandMatrix)
+    assert (hyperband.max_iterations, hyperband.eta) == (9, 3)
+    assert hyperband.early_stopping is not None
+    assert [stop.kind for stop in hyperband.early_stopping] == [
+        "metric_early_stopping",
+        "failure_early_stopping",
+    ]
+    iterative = corpus_matrix(MATRICES / "iterative.yaml")
+    assert isinstance(iterative, IterativeMatrix)
+    assert iterative.max_iterations == 3
 
 
 # -- every kind --------------------------------------------------------------------------------
@@ -175,17 +178,17 @@ def test_search_space_is_plain_json(kind):
 
 
 def test_search_space_describes_params_for_the_service():
-    space = search_space(corpus_matrix(OPTIMIZATION / "hyperparams_bo.yaml"))
-    assert space["params"]["learning_rate"] == {
+    space = search_space(corpus_matrix(MATRICES / "bayes.yaml"))
+    assert space["params"]["lr"] == {
         "kind": "linspace",
-        "start": 0.001,
-        "stop": 0.1,
-        "num": 5,
+        "start": 0.005,
+        "stop": 0.05,
+        "num": 4,
     }
-    assert space["params"]["dropout"] == {"kind": "choice", "values": [0.25, 0.3]}
+    assert space["params"]["dropout"] == {"kind": "choice", "values": [0.1, 0.2]}
     assert space["metric"] == METRIC
-    assert space["numInitialRuns"] == 40
-    assert space["utilityFunction"]["kappa"] == 1.2
+    assert space["numInitialRuns"] == 8
+    assert space["utilityFunction"]["eps"] == 0.01
 
 
 @pytest.mark.parametrize("kind", ADAPTIVE)
