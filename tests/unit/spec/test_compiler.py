@@ -495,11 +495,11 @@ def test_isnull_fills_only_missing_keys(tmp_path: Path):
         kind: operation
         pathRef: component.yaml
         patchStrategy: isnull
-        runPatch: {container: {image: ignored, workingDir: /work}}
+        runPatch: {container: {image: ignored, workingDir: /srv/app}}
         """,
     )
     container = compile_operation(load(op), origin=op).run["container"]
-    assert (container["image"], container["workingDir"]) == ("base:1", "/work")
+    assert (container["image"], container["workingDir"]) == ("base:1", "/srv/app")
 
 
 def test_run_patch_on_an_inline_component_and_a_kindless_run_patch():
