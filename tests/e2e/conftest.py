@@ -6,14 +6,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
+
+from .lifecycle_support import User
 
 RUNS = "/api/v1/default/default/runs"
 DONE = {"succeeded", "failed", "stopped", "skipped", "upstream_failed"}
@@ -125,3 +129,14 @@ def run_to_completion(
     assert all(child["status"] == "succeeded" for child in children), children
     for name in case.outputs:  # a job's, or every trial's
         assert all(name in ran["outputs"] for ran in children or [run]), (name, run, children)
+
+
+@pytest.fixture
+def user(stack: RunningStack, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[User]:
+    """A project of the test's own, driven through the CLI and the HTTP api."""
+    name = request.node.name.removeprefix("test_").replace("_", "-")[:40]
+    client = User(stack, f"e2e/{name}", tmp_path)
+    try:
+        yield client
+    finally:
+        client.http.close()
