@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 from axonal_spec.compiler import CompileOptions
 from axonal_spec.hub import MappedUrlResolver
 from axonal_spec.resolve import Resolvers
-from axonal_testing.conformance import external_corpus
+from axonal_testing.conformance import required_external_corpus
 
 from .conftest import assert_located, mutated_outcome
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CORPUS = CONFORMANCE / "polyaxonfiles"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in {".yaml", ".yml"})
 DOCS = {p: yaml.safe_load(p.read_text()) for p in FILES}

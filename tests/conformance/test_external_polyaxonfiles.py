@@ -18,10 +18,9 @@ from axonal_spec.hub import MappedUrlResolver
 from axonal_spec.models import Dag, Join
 from axonal_spec.parsing import load
 from axonal_spec.resolve import Resolvers
-from axonal_testing.conformance import checked, external_corpus, readme_outcomes
+from axonal_testing.conformance import checked, readme_outcomes, required_external_corpus
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CORPUS = CONFORMANCE / "polyaxonfiles"
 FILES = sorted(
     p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in {".yaml", ".yml", ".json"}

@@ -53,7 +53,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from axonal_testing.conformance import checked, external_corpus
+from axonal_testing.conformance import checked, required_external_corpus
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
 
@@ -61,8 +61,7 @@ from .conftest import MODEL, RUNS, Case, done, get, logs, make_repo, patch_file,
 
 pytestmark = pytest.mark.slow
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CORPUS = CONFORMANCE / "polyaxonfiles"
 PATCHES = Path(__file__).parent / "corpus_patches"
 QS = "polyaxon-quick-start"

@@ -20,12 +20,11 @@ import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from axonal_testing.conformance import checked, external_corpus
+from axonal_testing.conformance import checked, required_external_corpus
 
 from .conftest import LangfuseServer, with_fresh_ids
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CAPTURES = CONFORMANCE / "langfuse-sdk-captures"
 WRITES = {"/api/public/ingestion", "/api/public/otel/v1/traces", "/api/public/scores"}
 

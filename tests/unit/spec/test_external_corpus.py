@@ -23,10 +23,9 @@ from axonal_spec.matrix import (
 )
 from axonal_spec.models import Job
 from axonal_spec.parsing import load
-from axonal_testing.conformance import external_corpus
+from axonal_testing.conformance import required_external_corpus
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CORPUS = CONFORMANCE / "polyaxonfiles"
 QUICK_START = CORPUS / "polyaxon-quick-start"
 OPTIMIZATION = QUICK_START / "scheduling/optimization"

@@ -24,11 +24,10 @@ from axonal_api.otlp_body import otlp_spans
 from axonal_api.routes import public_ingest
 from axonal_events.api_keys import KeyProject
 from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType
-from axonal_testing.conformance import checked, external_corpus
+from axonal_testing.conformance import checked, required_external_corpus
 from axonal_traces import convert_batch, convert_export, convert_spans, experiment_id, score_record
 
-CONFORMANCE = external_corpus()
-assert CONFORMANCE is not None, "collected only when the corpus is there"
+CONFORMANCE = required_external_corpus()
 CAPTURES = CONFORMANCE / "langfuse-sdk-captures"
 ALL = sorted(CAPTURES.rglob("*.json"))
 PROJECT = "proj-local-0001"

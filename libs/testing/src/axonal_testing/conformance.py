@@ -29,6 +29,7 @@ __all__ = [
     "pytest_ignore_collect",
     "pytest_terminal_summary",
     "readme_outcomes",
+    "required_external_corpus",
 ]
 
 ENV_VAR = "AXONAL_CONFORMANCE_DIR"
@@ -55,6 +56,16 @@ def external_corpus() -> Path | None:
     """The corpus folder, or ``None`` when it is not there."""
     folder = repository_root() / external_location()
     return folder.resolve() if folder.is_dir() else None
+
+
+def required_external_corpus() -> Path:
+    """The corpus folder, for the external modules (collected only when it is there)."""
+    folder = external_corpus()
+    if folder is None:
+        raise FileNotFoundError(
+            f"external conformance corpus not found at {external_location()} (set {ENV_VAR})"
+        )
+    return folder
 
 
 def project_fixtures() -> Path:
