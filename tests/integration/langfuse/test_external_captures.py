@@ -47,6 +47,27 @@ def _id(path: Path) -> str:
     return str(path.relative_to(CAPTURES))
 
 
+def with_fresh_sessions(body: Any, fresh: dict[str, str] | None = None) -> Any:
+    """``body`` with new session ids (``sessionId`` keys, ``session.id`` attributes), so that
+    the captures' sessions do not add traces to the sessions other tests read."""
+    fresh = {} if fresh is None else fresh
+    if isinstance(body, list):
+        return [with_fresh_sessions(item, fresh) for item in body]
+    if not isinstance(body, dict):
+        return body
+    if body.get("key") == "session.id" and "stringValue" in body.get("value", {}):
+        session = body["value"]["stringValue"]
+        return {"key": "session.id", "value": {"stringValue": fresh.setdefault(session, _new())}}
+    found = {k: with_fresh_sessions(v, fresh) for k, v in body.items()}
+    if isinstance(found.get("sessionId"), str):
+        found["sessionId"] = fresh.setdefault(found["sessionId"], _new())
+    return found
+
+
+def _new() -> str:
+    return f"sess-{uuid.uuid4().hex[:12]}"
+
+
 def with_new_trace_ids(export: dict[str, Any]) -> dict[str, Any]:
     export = copy.deepcopy(export)
     fresh: dict[str, str] = {}
@@ -74,7 +95,7 @@ def test_the_captured_writes_are_there():
 
 @pytest.mark.parametrize("path", SENT, ids=_id)
 def test_every_captured_write_gets_the_captured_status(langfuse: LangfuseServer, path: Path):
-    request = load(path)
+    request = with_fresh_sessions(load(path))
     expected = request["response"]["status"]
     if request["path"] == "/api/public/otel/v1/traces":
         export = with_new_trace_ids(request["body"]["otlp_json"])
@@ -104,7 +125,9 @@ def test_every_captured_write_gets_the_captured_status(langfuse: LangfuseServer,
 
 
 def test_the_captured_legacy_batch_reads_back(langfuse: LangfuseServer):
-    body = with_fresh_ids(capture("001_POST_api_public_ingestion.json")["body"])
+    body = with_fresh_ids(
+        with_fresh_sessions(capture("001_POST_api_public_ingestion.json")["body"])
+    )
     reply = langfuse.http.post("/api/public/ingestion", json=body)
     assert reply.status_code == 207
     trace_id = body["batch"][0]["body"]["id"]
@@ -121,7 +144,7 @@ def test_the_captured_legacy_batch_reads_back(langfuse: LangfuseServer):
 
 def test_the_captured_sdk_export_reads_back(langfuse: LangfuseServer):
     export = with_new_trace_ids(
-        capture("013_POST_api_public_otel_v1_traces.json")["body"]["otlp_json"]
+        with_fresh_sessions(capture("013_POST_api_public_otel_v1_traces.json")["body"]["otlp_json"])
     )
     trace_id = export["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"]
     reply = langfuse.http.post(
