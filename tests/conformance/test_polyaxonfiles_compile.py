@@ -1,12 +1,11 @@
-"""Every corpus polyaxonfile gets the outcome the corpus README gives it.
+"""Every fixture polyaxonfile gets the outcome the fixtures README gives it.
 
-The README's table says what Polyaxon 2.18 says of each file; this test reads it, so files
-added to the corpus (and to the table) join automatically. Files missing from the table are
-expected to be valid. Where 2.18 is stricter than its own docs (``limit: "5"``, ``kind:
-hyperopt``) Axonal accepts the file.
+The README's table (``tests/fixtures/README.md``) says what ``axonal check`` must answer for
+each file; this test reads it, so a fixture added to the folder and the table joins
+automatically. Files missing from the table are expected to be valid. Where Polyaxon 2.18 is
+stricter than its own docs (``limit: "3"``, ``kind: hyperopt``) Axonal accepts the file.
 """
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,58 +15,51 @@ from axonal_spec.check import check
 from axonal_spec.compiler import CompileOptions
 from axonal_spec.hub import MappedUrlResolver
 from axonal_spec.resolve import Resolvers
+from axonal_testing.conformance import project_fixtures, readme_outcomes
 
-CONFORMANCE = Path(__file__).parents[2].parent / "shared" / "conformance"
-CORPUS = CONFORMANCE / "polyaxonfiles"
+FIXTURES = project_fixtures()
+CORPUS = FIXTURES / "polyaxonfiles"
 FILES = sorted(
     p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in {".yaml", ".yml", ".json"}
 )
-QUICK_START = "https://raw.githubusercontent.com/polyaxon/polyaxon-quick-start/master/"
-OPTIONS = CompileOptions(
-    resolvers=Resolvers(urls=MappedUrlResolver({QUICK_START: CORPUS / "polyaxon-quick-start"}))
-)
+FIXTURE_URL = "https://hub.axonal.invalid/fixtures/"
+OPTIONS = CompileOptions(resolvers=Resolvers(urls=MappedUrlResolver({FIXTURE_URL: CORPUS})))
+RUN_KINDS = {"job", "service", "dag", "tfjob", "pytorchjob", "mpijob", "raycluster", "daskcluster"}
 
 #: Values for the required inputs of the files marked "valid (needs -P)".
 PARAMS = {
-    "polyaxon-quick-start/passing-params/args-message.yaml": {"message": "hello"},
-    "polyaxon-quick-start/passing-params/args-inline-python.yaml": {"message": "hello"},
-    "polyaxon-quick-start/passing-params/env-vars.yaml": {"message": "hello"},
-    "polyaxon-quick-start/passing-params/python-tracking.yaml": {"message": "hello"},
-    "polyaxon-quick-start/scheduling/experimentation/typed.yaml": {"epochs": 3},
+    "polyaxonfiles/jobs/greet.yaml": {"greeting": "hello"},
+    "polyaxonfiles/jobs/inline-script.yaml": {"greeting": "hello"},
+    "polyaxonfiles/jobs/env-vars.yaml": {"greeting": "hello"},
+    "polyaxonfiles/jobs/tracking.yaml": {"label": "nightly"},
+    "polyaxonfiles/jobs/typed.yaml": {"epochs": 3},
 }
-
-
-def _expectations() -> dict[str, str]:
-    """local path -> the README's last column (Polyaxon 2.18's verdict)."""
-    rows = {}
-    for line in (CONFORMANCE / "README.md").read_text().splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 5 and re.fullmatch(r"\d+", cells[0]):
-            rows[cells[1].strip("`")] = cells[-1]
-    return rows
-
-
-EXPECTED = _expectations()
+EXPECTED = readme_outcomes(FIXTURES / "README.md")
 
 
 def _id(path: Path) -> str:
-    return str(path.relative_to(CORPUS))
+    return str(path.relative_to(FIXTURES))
 
 
-def test_the_readme_table_covers_the_corpus():
-    assert len(EXPECTED) >= 40
-    assert set(EXPECTED) <= {_id(p) for p in FILES}, "the README names files that are missing"
+def test_the_readme_table_covers_the_fixtures():
+    assert len(EXPECTED) >= 44
+    assert set(EXPECTED) == {_id(p) for p in FILES}, "the README and the folder differ"
 
 
 @pytest.mark.parametrize("path", FILES, ids=_id)
-def test_outcome_matches_the_corpus_readme(path: Path):
+def test_outcome_matches_the_fixtures_readme(path: Path):
     name = _id(path)
     verdict = EXPECTED.get(name, "valid")
-    if verdict.startswith("REJECTED"):
+    if verdict == "REJECTED: cycle":
         with pytest.raises(SpecError) as info:
             check([path], options=OPTIONS)
-        assert "cycle" in verdict
         assert any("not acyclic" in p.message for p in info.value.problems)
+        return
+    if verdict.startswith("REJECTED: "):
+        with pytest.raises(SpecError) as info:
+            check([path], options=OPTIONS)
+        location = verdict.removeprefix("REJECTED: ")
+        assert [p for p in info.value.problems if p.location == location and p.message]
         return
     if "needs -P" in verdict:
         with pytest.raises(SpecError, match="required inputs without a value"):
@@ -77,51 +69,60 @@ def test_outcome_matches_the_corpus_readme(path: Path):
     if verdict.startswith("fragment"):
         assert result.is_preset
         return
+    assert verdict.startswith("valid"), verdict
     compiled = result.compiled
     assert compiled is not None
-    assert compiled.run_kind in {"job", "service", "dag", "tfjob", "pytorchjob", "daskcluster"}
+    assert compiled.run_kind in RUN_KINDS
     assert len(compiled.content_hash) == 64
 
 
 def test_the_cycle_names_its_ops():
-    path = CORPUS / "cli/cli/tests/fixtures/pipelines/cyclic_pipeline.yml"
-    with pytest.raises(SpecError, match=r"A -> B -> A|B -> A -> B"):
+    path = CORPUS / "invalid/cyclic-dag.yaml"
+    with pytest.raises(SpecError, match=r"fetch -> clean -> fetch|clean -> fetch -> clean"):
         check([path], options=OPTIONS)
 
 
-def test_typed_experiment_renders_its_params():
-    path = CORPUS / "polyaxon-quick-start/scheduling/experimentation/typed.yaml"
+def test_an_invalid_field_is_named_with_its_problem():
+    with pytest.raises(SpecError) as info:
+        check([CORPUS / "invalid/bad-field.yaml"], options=OPTIONS)
+    assert [(p.location, p.message) for p in info.value.problems] == [
+        ("termination.maxRetries", "expected an integer, got 'several'")
+    ]
+
+
+def test_typed_trainer_renders_its_params():
+    path = CORPUS / "jobs/typed.yaml"
     compiled = check([path], params={"epochs": "7"}, options=OPTIONS).compiled
     assert compiled is not None
     assert compiled.input_values()["epochs"] == 7
-    assert "--epochs=7" in compiled.run["container"]["args"]
-    assert "--learning_rate=0.001" in compiled.run["container"]["args"]
-    assert (
-        compiled.run["container"]["workingDir"]
-        == "/plx-context/artifacts/polyaxon-quick-start/scheduling"
+    args = compiled.run["container"]["args"]
+    assert "--epochs=7" in args
+    assert "--lr=0.02" in args
+    assert compiled.run["container"]["workingDir"] == (
+        "/plx-context/artifacts/axonal-examples/training"
     )
 
 
-def test_quick_start_dag_shape_and_refs():
-    path = CORPUS / "polyaxon-quick-start/scheduling/dags/dag.yaml"
+def test_tune_dag_shape_and_refs():
+    path = CORPUS / "dags/tune-dag.yaml"
     compiled = check([path], options=OPTIONS).compiled
     assert compiled is not None
-    assert compiled.layers == [["experiment"], ["tune"], ["best_model"]]
+    assert compiled.layers == [["train"], ["tune"], ["report"]]
     ops = {op.name: op for op in compiled.operations or []}
     tune = ops["tune"]
-    assert {d.name for d in tune.deferred} >= {"upstream_loss"}
-    assert tune.context_params["max_loss"] == 0.01  # ref: dag, read now
+    assert {d.name for d in tune.deferred} >= {"train_loss"}
+    assert tune.context_params["max_loss"] == 0.05  # ref: dag, read now
     assert tune.matrix is not None
     assert tune.matrix.kind == "random"
-    assert tune.matrix.size == 20
-    assert "--top=5" in ops["best_model"].run["container"]["args"]
+    assert tune.matrix.size == 12
+    assert "--top=3" in ops["report"].run["container"]["args"]
 
 
-def test_presets_compose_with_the_preset_polyaxonfile():
-    folder = CORPUS / "polyaxon-quick-start/scheduling"
+def test_presets_compose_with_the_base_polyaxonfile():
+    folder = CORPUS / "presets"
     result = check(
-        [folder / "presets/polyaxonfile.yaml"],
-        presets=[folder / "presets/git-init.yaml", folder / "helpers/termination.yaml"],
+        [folder / "base.yaml"],
+        presets=[folder / "git-init.yaml", folder / "termination.yaml"],
         options=OPTIONS,
     )
     compiled = result.compiled
@@ -130,25 +131,27 @@ def test_presets_compose_with_the_preset_polyaxonfile():
     assert compiled.termination is not None
 
 
+def test_multi_file_composition_is_the_same_as_presets():
+    folder = CORPUS / "presets"
+    files = [folder / "base.yaml", folder / "git-init.yaml", folder / "termination.yaml"]
+    composed = check(files, options=OPTIONS).compiled
+    assert composed is not None
+    assert composed.run["init"] == [{"git": {"url": "https://git.axonal.invalid/axonal-examples"}}]
+
+
 def test_grid_with_concurrency_is_truncated():
-    path = (
-        CORPUS
-        / "polyaxon-quick-start/scheduling/optimization/hyperparams_grid_with_concurrency.yaml"
-    )
-    compiled = check([path], options=OPTIONS).compiled
+    compiled = check([CORPUS / "matrices/grid-truncated.yaml"], options=OPTIONS).compiled
     assert compiled is not None
     assert compiled.matrix is not None
-    assert (compiled.matrix.size, compiled.matrix.concurrency) == (10, 2)
+    assert (compiled.matrix.size, compiled.matrix.concurrency) == (5, 3)
 
 
 def test_hyperopt_alias_and_quoted_limit_are_accepted():
-    hyperopt = CORPUS / "polyaxon-quick-start/scheduling/optimization/hyperparams_hyperopot.yaml"
-    compiled = check([hyperopt], options=OPTIONS).compiled
+    compiled = check([CORPUS / "matrices/hyperopt.yaml"], options=OPTIONS).compiled
     assert compiled is not None
     assert compiled.matrix is not None
     assert compiled.matrix.kind == "tpe"
     assert compiled.matrix.search_space
-    joins = CORPUS / "polyaxon-quick-start/scheduling/joins/performance_based_tensorboard.yaml"
-    compiled = check([joins], options=OPTIONS).compiled
+    compiled = check([CORPUS / "joins/compare.yaml"], options=OPTIONS).compiled
     assert compiled is not None
-    assert compiled.joins[0]["limit"] == 5
+    assert compiled.joins[0]["limit"] == 3

@@ -37,7 +37,8 @@ def own_stack() -> Iterator[RunningStack]:
     """A stack of this module's own (it kills services), in a home outside pytest's folder.
 
     PostgreSQL runs as an unprivileged user that must traverse the home's parents, and a
-    pytest session starting beside this one resets ``/tmp/pytest-of-<user>`` to mode 0700.
+    pytest session starting beside this one resets its base folder (``pytest-of-<user>``) to
+    mode 0700.
     """
     home = Path(tempfile.mkdtemp(prefix="axonal-recovery-"))
     try:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from axonal_testing.conformance import project_fixtures
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
-
-CAPTURES = Path(__file__).parents[3].parent / "shared" / "conformance" / "langfuse-sdk-captures"
 
 
 class LangfuseServer:
@@ -78,6 +78,23 @@ def langfuse(stack: RunningStack) -> Iterator[LangfuseServer]:
         api.close()
 
 
-def capture(name: str) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads(next(CAPTURES.rglob(name)).read_text())
+def fixture(name: str) -> dict[str, Any]:
+    """One Langfuse request of ``tests/fixtures/langfuse``: body and expected response."""
+    found: dict[str, Any] = json.loads((project_fixtures() / "langfuse" / name).read_text())
     return found
+
+
+def with_fresh_ids(body: dict[str, Any]) -> dict[str, Any]:
+    """An ingestion batch with new ids, so a test can run against a stack that saw it before."""
+    body = copy.deepcopy(body)
+    fresh: dict[str, str] = {}
+
+    def renamed(value: str) -> str:
+        return fresh.setdefault(value, str(uuid.uuid4()))
+
+    for event in body["batch"]:
+        event["id"] = renamed(event["id"])
+        for key in ("id", "traceId", "parentObservationId", "observationId"):
+            if key in event["body"]:
+                event["body"][key] = renamed(event["body"][key])
+    return body

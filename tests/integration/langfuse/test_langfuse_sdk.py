@@ -1,13 +1,10 @@
-"""The unmodified Langfuse Python SDK and the captured legacy batch against a real stack."""
+"""The unmodified Langfuse Python SDK and the batch ingestion fixture against a real stack."""
 
 from __future__ import annotations
 
-import copy
-import uuid
-
 import pytest
 
-from .conftest import LangfuseServer, capture
+from .conftest import LangfuseServer, fixture, with_fresh_ids
 
 SDK_SCRIPT = r"""
 import json
@@ -110,26 +107,10 @@ def test_the_langfuse_sdk_traces_and_scores_read_back(langfuse: LangfuseServer):
     assert trace_id in [t["id"] for t in listed["data"]]
 
 
-def _legacy_batch() -> dict:
-    body = copy.deepcopy(capture("001_POST_api_public_ingestion.json")["body"])
-    fresh = {}  # new ids, so the test can run against a stack that saw the capture before
-
-    def renamed(value: str) -> str:
-        return fresh.setdefault(value, str(uuid.uuid4()))
-
-    for event in body["batch"]:
-        event["id"] = renamed(event["id"])
-        for key in ("id", "traceId"):
-            if key in event["body"]:
-                event["body"][key] = renamed(event["body"][key])
-    return body
-
-
-def test_the_captured_legacy_batch_answers_207_and_a_bad_event_fails_alone(
-    langfuse: LangfuseServer,
-):
-    body = _legacy_batch()
-    expected = capture("001_POST_api_public_ingestion.json")["response"]
+def test_the_batch_fixture_answers_207_and_a_bad_event_fails_alone(langfuse: LangfuseServer):
+    request = fixture("ingestion-batch.json")
+    body = with_fresh_ids(request["body"])
+    expected = request["response"]
     good_ids = [e["id"] for e in body["batch"]]
     body["batch"].append(
         {
@@ -154,13 +135,13 @@ def test_the_captured_legacy_batch_answers_207_and_a_bad_event_fails_alone(
     trace_id = body["batch"][0]["body"]["id"]
     trace = langfuse.trace(trace_id, observations=3, scores=2)
     assert (trace["name"], trace["userId"], trace["output"]) == (
-        "legacy-trace",
-        "user-42",
-        {"answer": "4"},
+        "nightly-qa",
+        "user-7",
+        {"answer": "Paris"},
     )
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
-    assert generation["costDetails"] == {"input": 1e-05, "output": 2e-06}  # as sent
-    assert generation["output"] == "4"
+    assert generation["costDetails"] == {"input": 2.1e-06, "output": 1.2e-06}  # as sent
+    assert generation["output"] == "Paris"
 
     # (d) the same batch again: nothing is duplicated and nothing changes
     again = langfuse.http.post("/api/public/ingestion", json=body)
@@ -170,7 +151,7 @@ def test_the_captured_legacy_batch_answers_207_and_a_bad_event_fails_alone(
     assert len(after["observations"]) == 3
     assert len(after["scores"]) == 2
     assert after["updatedAt"] == trace["updatedAt"]
-    listed = langfuse.get("/api/public/traces", name="legacy-trace")
+    listed = langfuse.get("/api/public/traces", name="nightly-qa")
     assert [t["id"] for t in listed["data"]].count(trace_id) == 1
 
 

@@ -12,13 +12,13 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from axonal_testing.waiting import wait_for_sync
 
-from .conftest import LangfuseServer, capture
+from .conftest import LangfuseServer, fixture, with_fresh_ids
 
 PROTOBUF = {"content-type": "application/x-protobuf"}
 
 
 def export_with_new_ids() -> tuple[dict, str]:
-    export = copy.deepcopy(capture("013_POST_api_public_otel_v1_traces.json")["body"]["otlp_json"])
+    export = copy.deepcopy(fixture("otel-sdk-export.json")["body"])
     trace_id = uuid.uuid4().hex
     for span in export["resourceSpans"][0]["scopeSpans"][0]["spans"]:
         span["traceId"] = trace_id
@@ -45,8 +45,8 @@ def test_gzipped_protobuf_at_the_collector_path(langfuse: LangfuseServer):
     assert reply.headers["content-type"] == "application/x-protobuf"
     trace = langfuse.trace(trace_id, observations=9)
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
-    assert generation["usageDetails"]["input"] == 21
-    assert generation["costDetails"] == {"input": 3.15e-05, "output": 1.8e-06}
+    assert generation["usageDetails"]["input"] == 42
+    assert generation["costDetails"] == {"input": 6.3e-06, "output": 5.4e-06}
 
 
 def test_otlp_refusals(langfuse: LangfuseServer):
@@ -142,3 +142,65 @@ def test_health_needs_no_key(langfuse: LangfuseServer):
     reply = langfuse.http.get("/api/public/health", auth=None)
     assert reply.status_code == 200
     assert reply.json()["status"] == "OK"
+
+
+def test_the_score_array_fixture_is_accepted(langfuse: LangfuseServer):
+    request = fixture("scores.json")
+    trace_id = uuid.uuid4().hex
+    body = [
+        {**score, "id": uuid.uuid4().hex[:16], "traceId": trace_id} if "traceId" in score else score
+        for score in request["body"]
+    ]
+    reply = langfuse.http.post(request["path"], json=body)
+    assert reply.status_code == request["response"]["status"]
+    assert reply.json() == request["response"]["body"]
+
+    def stored():
+        found = langfuse.get("/api/public/v3/scores", traceId=trace_id)["data"]
+        return found if len(found) >= 3 else None
+
+    scores = wait_for_sync(stored, timeout=20, message="scores stored")
+    assert {s["name"]: s["dataType"] for s in scores} == {
+        "fast-enough": "BOOLEAN",
+        "helpfulness": "NUMERIC",
+        "sentiment": "CATEGORICAL",
+    }
+    assert {s["name"]: s["value"] for s in scores}["sentiment"] == "positive"
+
+
+def _reads(reads: list[dict], **names: str) -> list[dict]:
+    """The read fixtures with ``{traceId}``-style placeholders filled in."""
+
+    def fill(text: str) -> str:
+        return text.format(**names)
+
+    return [
+        read | {"path": fill(read["path"])}
+        | {"query": {k: fill(v) for k, v in (read.get("query") or {}).items()}}
+        for read in reads
+    ]  # fmt: skip
+
+
+def test_public_reads_have_the_shapes_a_langfuse_client_reads(langfuse: LangfuseServer):
+    body = with_fresh_ids(fixture("ingestion-batch.json")["body"])
+    trace_id = body["batch"][0]["body"]["id"]
+    session_id = f"sess-{uuid.uuid4().hex[:8]}"
+    for event in body["batch"]:
+        if event["type"] == "trace-create" and "sessionId" in event["body"]:
+            event["body"]["sessionId"] = session_id
+    assert langfuse.http.post("/api/public/ingestion", json=body).status_code == 207
+    langfuse.trace(trace_id, observations=3, scores=2)
+    reads = _reads(fixture("public-reads.json")["reads"], traceId=trace_id, sessionId=session_id)
+    for read in reads:
+        reply = langfuse.get(read["path"], **read["query"])
+        assert set(read["keys"]) <= set(reply), (read["path"], set(read["keys"]) - set(reply))
+        for key, wanted in read.get("items", {}).items():
+            assert reply[key], (read["path"], key)
+            for item in reply[key]:
+                assert set(wanted) <= set(item), (read["path"], key, set(wanted) - set(item))
+        for key, wanted in read.get("fields", {}).items():
+            assert set(wanted) <= set(reply[key]), (
+                read["path"],
+                key,
+                set(wanted) - set(reply[key]),
+            )

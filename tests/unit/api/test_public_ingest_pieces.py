@@ -8,7 +8,6 @@ import gzip
 import inspect
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from google.protobuf import json_format
@@ -28,11 +27,11 @@ from axonal_events.traces import (
     TraceBatch,
     TraceRecord,
 )
+from axonal_testing.conformance import project_fixtures
 from axonal_traces import OtlpFormatError, convert_export, convert_spans, wire
 
-CAPTURES = Path(__file__).parents[3].parent / "shared/conformance/langfuse-sdk-captures/v5"
-CAPTURE = CAPTURES / "013_POST_api_public_otel_v1_traces.json"
-OTLP_CAPTURES = sorted(CAPTURES.glob("*_POST_api_public_otel_v1_traces.json"))
+LANGFUSE = project_fixtures() / "langfuse"
+OTLP_FIXTURES = sorted(LANGFUSE.glob("otel-*.json"))
 #: Every kind of value, an event, an error status, a root span and a scope without a name.
 RICH = {
     "resourceSpans": [
@@ -89,8 +88,8 @@ def protobuf_of(export: dict) -> bytes:
 
 @pytest.mark.parametrize(
     "export",
-    [RICH, *(json.loads(p.read_text())["body"]["otlp_json"] for p in OTLP_CAPTURES)],
-    ids=["every-value-kind", *(p.name[:3] for p in OTLP_CAPTURES)],
+    [RICH, *(json.loads(p.read_text())["body"] for p in OTLP_FIXTURES)],
+    ids=["every-value-kind", *(p.stem for p in OTLP_FIXTURES)],
 )
 def test_a_protobuf_export_decodes_to_the_same_records_as_its_json(export):
     spans = otlp_spans(protobuf_of(export), "application/x-protobuf")
@@ -100,6 +99,19 @@ def test_a_protobuf_export_decodes_to_the_same_records_as_its_json(export):
     assert convert_spans(as_json, project_id="p1") == from_json
     assert from_proto.observations == from_json.observations
     assert from_proto.traces == from_json.traces
+
+
+def test_the_committed_protobuf_export_decodes_like_its_json():
+    raw = (LANGFUSE / "otel-genai-export.pb").read_bytes()
+    export = json.loads((LANGFUSE / "otel-genai-export.json").read_text())["body"]
+    assert raw == protobuf_of(export)
+    from_proto = convert_spans(otlp_spans(raw, "application/x-protobuf"), project_id="p1")
+    from_json = convert_export(export, project_id="p1")
+    assert len(from_proto.observations) == 4
+    assert (from_proto.observations, from_proto.traces) == (
+        from_json.observations,
+        from_json.traces,
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,5 @@
 """compose(), patch_values() and runPatch: the four patch strategies, as Polyaxon applies them."""
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +14,9 @@ from axonal_spec.compose import (
 from axonal_spec.errors import SpecError
 from axonal_spec.models import Job, RayCluster, TFJob
 from axonal_spec.parsing import load
+from axonal_testing.conformance import project_fixtures
 
-QUICK_START = (
-    Path(__file__).parents[3].parent
-    / "shared"
-    / "conformance"
-    / "polyaxonfiles"
-    / "polyaxon-quick-start"
-    / "scheduling"
-)
+PRESETS = project_fixtures() / "polyaxonfiles" / "presets"
 
 BASE: dict[str, Any] = {
     "kind": "component",
@@ -151,21 +144,19 @@ def test_presets_apply_after_the_documents():
     assert (result.queue, result.namespace) == ("gpu", "n")
 
 
-def test_the_quick_start_presets():
-    base = load(QUICK_START / "presets" / "polyaxonfile.yaml")
-    termination = load(QUICK_START / "helpers" / "termination.yaml")
-    git = load(QUICK_START / "presets" / "git-init.yaml")
+def test_the_fixture_presets():
+    base = load(PRESETS / "base.yaml")
+    termination = load(PRESETS / "termination.yaml")
+    git = load(PRESETS / "git-init.yaml")
     assert is_preset(termination)
     assert is_preset(git)
     assert not is_preset(base)
     result = compose([base, termination, git])
-    assert result.to_dict()["termination"] == {"ttl": 160}
+    assert result.to_dict()["termination"] == {"ttl": 600, "maxRetries": 1}
     assert result.runtime is not None
     run = apply_run_patch(result.runtime, result.run_patch, result.patch_strategy)
     assert isinstance(run, Job)
-    assert run.to_dict()["init"] == [
-        {"git": {"url": "https://github.com/polyaxon/polyaxon-quick-start"}}
-    ]
+    assert run.to_dict()["init"] == [{"git": {"url": "https://git.axonal.invalid/axonal-examples"}}]
 
 
 def test_compose_reports_bad_documents():

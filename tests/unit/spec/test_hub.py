@@ -19,13 +19,11 @@ from axonal_spec.hub import (
     builtin_hub,
     parse_hub_ref,
 )
+from axonal_testing.conformance import project_fixtures
 
-CORPUS = Path("/work/shared/conformance/polyaxonfiles")
-QUICK_START = CORPUS / "polyaxon-quick-start"
-TYPED_URL = (
-    "https://raw.githubusercontent.com/polyaxon/polyaxon-quick-start/master/"
-    "scheduling/experimentation/typed.yaml"
-)
+CORPUS = project_fixtures() / "polyaxonfiles"
+FIXTURE_URL = "https://hub.axonal.invalid/fixtures/"
+TYPED_URL = f"{FIXTURE_URL}jobs/typed.yaml"
 HUB = builtin_hub()
 BUILTIN_REFS = [f"{name}:{version}" for name in HUB.names() for version in HUB.versions(name)]
 RESERVED_IO = {"globals", "params", "connections"}
@@ -139,11 +137,11 @@ def test_notifiers_accept_the_hook_defaults_and_ship_a_valid_script(name):
     compile(container["args"][0], f"<{name}>", "exec")
 
 
-# -- what the corpus asks of the hub ---------------------------------------------------------
+# -- what the fixtures ask of the hub -------------------------------------------------------
 
 
 def corpus_refs():
-    """(file, hubRef, params passed) for every hubRef in the corpus."""
+    """(file, hubRef, params passed) for every hubRef in the fixtures."""
     found = []
     for path in sorted(CORPUS.rglob("*.y*ml")):
         stack = [yaml.safe_load(path.read_text())]
@@ -161,23 +159,21 @@ def corpus_refs():
     return found
 
 
-def test_every_corpus_hub_ref_resolves_to_a_component_taking_its_params():
+def test_every_fixture_hub_ref_resolves_to_a_component_taking_its_params():
     refs = corpus_refs()
-    assert len(refs) == 9
+    assert len(refs) == 10
     for file, ref, params in refs:
-        if ref == "component-hook-ref":  # a made-up name in a CLI test fixture
-            continue
         document = HUB.resolve(ref)
         assert params <= input_names(document), (file, ref, params)
 
 
-def test_corpus_specific_expectations():
-    assert input_names(HUB.resolve("demo/tensorboard:multi-runs")) == {"uuids"}
+def test_fixture_specific_expectations():
+    assert input_names(HUB.resolve("acme/tensorboard:multi-runs")) == {"uuids"}
     assert input_names(HUB.resolve("tensorboard")) == {"uuid"}
     kaniko = HUB.resolve("kaniko")
     assert input_names(kaniko) >= {"destination", "context"}
     assert HUB.resolve("dokerizer") == kaniko  # the quick-start's spelling
-    # notebook.yaml patches run.container of jupyterlab:scipy
+    # services/notebook.yaml patches run.container of jupyterlab:scipy
     assert HUB.resolve("jupyterlab:scipy")["run"]["kind"] == "service"
 
 
@@ -289,12 +285,10 @@ def test_chain_hub_prefers_the_first_and_merges_hints(tmp_path):
 
 
 def test_mapped_url_resolver_serves_exact_urls_and_prefixes():
-    typed = (QUICK_START / "scheduling/experimentation/typed.yaml").read_text()
-    exact = MappedUrlResolver({TYPED_URL: QUICK_START / "scheduling/experimentation/typed.yaml"})
+    typed = (CORPUS / "jobs/typed.yaml").read_text()
+    exact = MappedUrlResolver({TYPED_URL: CORPUS / "jobs/typed.yaml"})
     assert exact.fetch(TYPED_URL) == typed
-    prefix = MappedUrlResolver(
-        {"https://raw.githubusercontent.com/polyaxon/polyaxon-quick-start/master/": QUICK_START}
-    )
+    prefix = MappedUrlResolver({FIXTURE_URL: CORPUS})
     assert prefix.fetch(TYPED_URL) == typed
     assert isinstance(prefix, UrlResolver)
 
@@ -312,11 +306,11 @@ def test_mapped_url_resolver_errors():
 
 
 def test_path_resolver_is_relative_to_the_referencing_file():
-    referrer = QUICK_START / "scheduling/optimization/hyperparams_hyperopot.yaml"
+    referrer = CORPUS / "matrices/hyperopt.yaml"
     resolver = PathResolver(root="/nonexistent")
-    path = resolver.resolve("../experimentation/typed.yaml", referrer=referrer)
-    assert path == (QUICK_START / "scheduling/experimentation/typed.yaml").resolve()
-    assert "typed-experiment" in resolver.read("../experimentation/typed.yaml", referrer=referrer)
+    path = resolver.resolve("../jobs/typed.yaml", referrer=referrer)
+    assert path == (CORPUS / "jobs/typed.yaml").resolve()
+    assert "typed-trainer" in resolver.read("../jobs/typed.yaml", referrer=referrer)
 
 
 def test_path_resolver_falls_back_to_its_root_and_accepts_absolute_paths(tmp_path):

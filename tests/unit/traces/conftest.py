@@ -1,24 +1,33 @@
-"""Helpers: captured Langfuse SDK requests (shared/conformance) and OTLP-JSON builders."""
+"""Helpers: the Langfuse request fixtures (``tests/fixtures/langfuse``) and OTLP-JSON builders."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-CAPTURES = Path(__file__).parents[3].parent / "shared" / "conformance" / "langfuse-sdk-captures"
+from axonal_testing.conformance import project_fixtures
+from axonal_traces import convert_export
+from axonal_traces.otlp import SpanRecords
+
+PROJECT = "proj-local-0001"
+TRACE = "0af7651916cd43dd8448eb211c80319c"
 
 
-def capture(name: str) -> dict[str, Any]:
-    """One capture file: method, path, headers, the decoded body and the expected response."""
-    found: dict[str, Any] = json.loads(next(CAPTURES.rglob(name)).read_text())
+def fixture(name: str) -> dict[str, Any]:
+    """One request fixture: method, path, headers, the body and the expected response."""
+    found: dict[str, Any] = json.loads((project_fixtures() / "langfuse" / name).read_text())
     return found
 
 
 def otlp_export(name: str) -> dict[str, Any]:
-    """The OTLP-JSON export of a v5 ``otel/v1/traces`` capture (stored decoded from protobuf)."""
-    body: dict[str, Any] = capture(name)["body"]["otlp_json"]
+    """The OTLP-JSON export of an ``otel/v1/traces`` fixture."""
+    body: dict[str, Any] = fixture(name)["body"]
     return body
+
+
+def one(attrs: dict[str, Any], **fields: Any) -> SpanRecords:
+    """The records of an export of one span with ``attrs``."""
+    return convert_export(export(span(attrs, **fields)), project_id=PROJECT)
 
 
 def span(attrs: dict[str, Any], **fields: Any) -> dict[str, Any]:

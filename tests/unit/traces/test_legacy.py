@@ -9,7 +9,7 @@ import pytest
 from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType
 from axonal_traces import convert_batch
 
-from .conftest import capture
+from .conftest import fixture
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 TS = "2026-11-29T21:12:21.989153Z"
@@ -23,29 +23,41 @@ def event(kind, body, event_id="e1"):
     return {"id": event_id, "type": kind, "timestamp": TS, "body": body}
 
 
-def test_the_captured_v2_batch_is_accepted_whole():
-    batch = capture("001_POST_api_public_ingestion.json")["body"]["batch"]
+def test_the_fixture_batch_is_accepted_whole():
+    request = fixture("ingestion-batch.json")
+    batch = request["body"]["batch"]
     records = convert(*batch)
     assert records.errors == []
     assert records.accepted == [e["id"] for e in batch]
+    assert [{"id": i, "status": 201} for i in records.accepted] == request["response"]["body"][
+        "successes"
+    ]
     assert len(records.traces) == 2
     assert len(records.observations) == 5
     assert len(records.scores) == 2
+    answer = records.observations[2]
+    assert (answer.type, answer.model, answer.parent_observation_id) == (
+        ObservationType.GENERATION,
+        "gpt-4o-mini",
+        "obs-search",
+    )
     update = records.observations[3]
     assert update.type is ObservationType.GENERATION
-    assert update.usage_details == {"input": 10, "output": 1}
-    assert update.cost_details == {"input": 1e-05, "output": 2e-06}
-    assert records.observations[4].level is ObservationLevel.WARNING
+    assert update.usage_details == {"input": 14, "output": 2}
+    assert update.cost_details == {"input": 2.1e-06, "output": 1.2e-06}
+    slow = records.observations[4]
+    assert (slow.level, slow.status_message) == (ObservationLevel.WARNING, "index above 500 ms")
     tone = records.scores[1]
-    assert (tone.data_type, tone.string_value, tone.value) == (
+    assert (tone.data_type, tone.string_value, tone.value, tone.observation_id) == (
         ScoreDataType.CATEGORICAL,
-        "neutral",
+        "formal",
         None,
+        "obs-answer",
     )
 
 
 def test_an_invalid_event_fails_alone():
-    batch = capture("001_POST_api_public_ingestion.json")["body"]["batch"]
+    batch = fixture("ingestion-batch.json")["body"]["batch"]
     bad = event("span-create", {"id": "x", "name": "no trace id"}, "bad-1")
     records = convert(*batch, bad)
     assert len(records.accepted) == len(batch)

@@ -9,32 +9,30 @@ import pytest
 from axonal_events.traces import ScoreDataType, ScoreSource
 from axonal_traces import InvalidRecord, score_record
 
-from .conftest import capture
+from .conftest import fixture
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-def test_the_sdk_score_batch():
-    scores = [
-        score_record(b, event_time=NOW) for b in capture("014_POST_api_public_scores.json")["body"]
-    ]
+def test_the_fixture_score_array():
+    scores = [score_record(b, event_time=NOW) for b in fixture("scores.json")["body"]]
     boolean, numeric, categorical, session = scores
     assert (boolean.data_type, boolean.value, boolean.string_value) == (
         ScoreDataType.BOOLEAN,
-        1.0,
-        "True",
+        0.0,
+        "False",
     )
-    assert boolean.observation_id == "8d8a15b218605bd4"
+    assert boolean.observation_id == "a1a1a1a1a1a1a1a1"
     assert (numeric.data_type, numeric.value, numeric.comment) == (
         ScoreDataType.NUMERIC,
-        0.9,
-        "close enough",
+        0.75,
+        "mostly right",
     )
-    assert (categorical.string_value, categorical.value) == ("neutral", None)
-    assert session.session_id == "sess-7"
+    assert (categorical.string_value, categorical.value) == ("positive", None)
+    assert session.session_id == "sess-fixtures"
     assert session.trace_id is None
-    assert numeric.environment == "capture-test"
-    assert numeric.timestamp == datetime(2026, 11, 29, 21, 11, 53, 404800, tzinfo=UTC)
+    assert numeric.environment == "fixtures"
+    assert numeric.timestamp == datetime(2026, 3, 14, 9, 26, 54, 200000, tzinfo=UTC)
     assert numeric.source is ScoreSource.API
 
 

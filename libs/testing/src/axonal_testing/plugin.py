@@ -1,5 +1,10 @@
-"""Pytest plugin: real servers for Axonal tests."""
+"""Pytest plugin: real servers for Axonal tests, and the external conformance corpus."""
 
+from axonal_testing.conformance import (  # noqa: F401 - the corpus hooks
+    pytest_configure,
+    pytest_ignore_collect,
+    pytest_terminal_summary,
+)
 from axonal_testing.nats_server import *  # noqa: F403
 from axonal_testing.postgres import *  # noqa: F403
 from axonal_testing.s3 import *  # noqa: F403

@@ -1,4 +1,7 @@
-"""Real polyaxonfiles from the conformance corpus run to completion on the embedded stack.
+"""Real polyaxonfiles of the external corpus run to completion on the embedded stack.
+
+Collected only when the corpus is there (``AXONAL_CONFORMANCE_DIR``, or
+``../shared/conformance`` beside the repository).
 
 Each file is submitted with ``axonal run -f corpus.yaml [-f patch.yaml] [-P ...] --json`` and
 must end ``succeeded`` (a DAG or a matrix: every child too). A patch (``corpus_patches/``,
@@ -44,38 +47,24 @@ dask: no local executor), services (notebook, streamlit) and the negative or fra
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
+from axonal_testing.conformance import checked, required_external_corpus
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
 
+from .conftest import MODEL, RUNS, Case, done, get, logs, make_repo, patch_file, run_to_completion
+
 pytestmark = pytest.mark.slow
 
-CORPUS = Path(__file__).parents[2].parent / "shared" / "conformance" / "polyaxonfiles"
+CONFORMANCE = required_external_corpus()
+CORPUS = CONFORMANCE / "polyaxonfiles"
 PATCHES = Path(__file__).parent / "corpus_patches"
 QS = "polyaxon-quick-start"
-RUNS = "/api/v1/default/default/runs"
-DONE = {"succeeded", "failed", "stopped", "skipped", "upstream_failed"}
-
-
-@dataclass(frozen=True)
-class Case:
-    path: str
-    patch: str | None = None
-    params: dict[str, str] = field(default_factory=dict)
-    logs: str | None = None  # a line that shows the command really ran
-    children: int = 0  # a DAG's ops or a matrix's trials
-    outputs: tuple[str, ...] = ()
-    base: str | None = None  # the file ``path`` refers to (urlRef/pathRef), given first
-
 
 CASES = [
     Case(f"{QS}/passing-params/args-static.yaml", logs="This is a test"),
@@ -149,37 +138,12 @@ CASES = [
     ),
 ]
 
-MODEL = """\
-import json, os, sys
-
-print("model", *sys.argv[1:], flush=True)
-with open(os.environ["AXONAL_RUN_OUTPUTS_FILE"], "w") as out:
-    json.dump({"loss": 0.25, "accuracy": 0.75}, out)
-"""
-
-
-def _git(folder: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, timeout=30)
-
-
-def _repo(root: Path, name: str, files: dict[str, str]) -> None:
-    folder = root / name
-    for relative, text in files.items():
-        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-        (folder / relative).write_text(text)
-    _git(folder, "init", "-q")
-    _git(folder, "add", ".")
-    _git(
-        folder, "-c", "user.name=axonal", "-c", "user.email=e2e@axonal.invalid",
-        "commit", "-q", "-m", "stand-in",
-    )  # fmt: skip
-
 
 @pytest.fixture(scope="module")
 def repos(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Local stand-ins of the GitHub repositories the corpus clones (same names and paths)."""
     root = tmp_path_factory.mktemp("repos")
-    _repo(
+    make_repo(
         root,
         "polyaxon-quick-start",
         {
@@ -188,7 +152,7 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "tracking/simulate_dl_experiment.py": MODEL,
         },
     )
-    _repo(root, "polyaxon-examples", {"in_cluster/keras/mnist/model.py": MODEL})
+    make_repo(root, "polyaxon-examples", {"in_cluster/keras/mnist/model.py": MODEL})
     return root
 
 
@@ -198,68 +162,12 @@ def http(stack: RunningStack) -> Iterator[httpx.Client]:
         yield client
 
 
-def _patch_file(case: Case, repos: Path, tmp_path: Path) -> Path:
-    assert case.patch is not None
-    text = (PATCHES / case.patch).read_text()
-    text = text.replace("@REPOS@", str(repos)).replace("@PYTHON@", sys.executable)
-    rendered = tmp_path / case.patch
-    rendered.write_text(text)
-    return rendered
-
-
-def _get(http: httpx.Client, path: str, **params: Any) -> Any:
-    reply = http.get(path, params=params)
-    return reply.json() if reply.status_code == 200 else None
-
-
-def _done(http: httpx.Client, run_uuid: str) -> dict[str, Any] | None:
-    run = _get(http, f"{RUNS}/{run_uuid}")
-    return run if run and run["status"] in DONE else None
-
-
-def _log_page(http: httpx.Client, run_uuid: str) -> dict[str, Any]:
-    return _get(http, f"{RUNS}/{run_uuid}/logs", limit=1000) or {"lines": [], "done": False}
-
-
-def _text(page: dict[str, Any]) -> str:
-    return "\n".join(line["line"] for line in page["lines"])
-
-
-def _logs(http: httpx.Client, run_uuid: str) -> str:
-    """Every line of a finished run (the last batches may land just after its final status)."""
-    page = wait_for_sync(
-        lambda: (page := _log_page(http, run_uuid))["done"] and page,
-        timeout=30,
-        message=f"all logs of {run_uuid}",
-    )
-    return _text(page)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[Path(case.path).name for case in CASES])
 def test_corpus_file_runs_to_completion(
     case: Case, stack: RunningStack, http: httpx.Client, repos: Path, tmp_path: Path
 ):
-    argv = ["run", "-f", str(CORPUS / case.base)] if case.base else ["run"]
-    argv += ["-f", str(CORPUS / case.path)]
-    if case.patch:
-        argv += ["-f", str(_patch_file(case, repos, tmp_path))]
-    for name, value in case.params.items():
-        argv += ["-P", f"{name}={value}"]
-    submitted = stack.cli(*argv, "--json", timeout=60)
-    assert submitted.returncode == 0, submitted.stderr
-    run_uuid = json.loads(submitted.stdout)["uuid"]
-
-    run = wait_for_sync(
-        lambda: _done(http, run_uuid), timeout=120, interval=0.1, message=f"{case.path} done"
-    )
-    assert run["status"] == "succeeded", (run, _text(_log_page(http, run_uuid)))
-    if case.logs:
-        assert case.logs in _logs(http, run_uuid)
-    children = _get(http, RUNS, pipeline=run_uuid, limit=100)["runs"] if case.children else []
-    assert len(children) == case.children, children
-    assert all(child["status"] == "succeeded" for child in children), children
-    for name in case.outputs:  # a job's, or every trial's
-        assert all(name in done["outputs"] for done in children or [run]), (name, run, children)
+    run_to_completion(case, CORPUS, PATCHES, stack, http, repos, tmp_path)
+    checked("polyaxonfile", case.path)
 
 
 @pytest.mark.parametrize("max_loss", [None, 1.0], ids=["loss-high", "loss-low"])
@@ -267,16 +175,16 @@ def test_quick_start_dag_tunes_only_when_the_loss_is_high(
     max_loss: float | None, stack: RunningStack, http: httpx.Client, repos: Path, tmp_path: Path
 ):
     """experiment -> tune (random sweep, ``conditions`` on experiment's loss) -> best_model."""
-    case = Case(f"{QS}/scheduling/dags/dag.yaml", "quick-start-dag.yaml")
-    argv = ["run", "-f", str(CORPUS / case.path), "-f", str(_patch_file(case, repos, tmp_path))]
+    patch = patch_file(PATCHES, "quick-start-dag.yaml", repos, tmp_path)
+    argv = ["run", "-f", str(CORPUS / QS / "scheduling/dags/dag.yaml"), "-f", str(patch)]
     if max_loss is not None:
         argv += ["-P", f"max_loss={max_loss}"]
     submitted = stack.cli(*argv, "--json")
     assert submitted.returncode == 0, submitted.stderr
     dag_uuid = json.loads(submitted.stdout)["uuid"]
 
-    dag = wait_for_sync(lambda: _done(http, dag_uuid), timeout=120, interval=0.2, message="dag")
-    ops = {run["name"]: run for run in _get(http, RUNS, pipeline=dag_uuid)["runs"]}
+    dag = wait_for_sync(lambda: done(http, dag_uuid), timeout=120, interval=0.2, message="dag")
+    ops = {run["name"]: run for run in get(http, RUNS, pipeline=dag_uuid)["runs"]}
     assert dag["status"] == "succeeded", json.dumps([dag, ops], indent=1)
     tuned = max_loss is None  # the stand-in's loss is 0.25; max_loss defaults to 0.01
     assert {name: run["status"] for name, run in ops.items()} == {
@@ -285,7 +193,8 @@ def test_quick_start_dag_tunes_only_when_the_loss_is_high(
         "best_model": "succeeded",  # trigger all_done
     }
     assert ops["experiment"]["outputs"] == {"loss": 0.25, "accuracy": 0.75}
-    trials = _get(http, RUNS, pipeline=ops["tune"]["uuid"], limit=100)["runs"]
+    trials = get(http, RUNS, pipeline=ops["tune"]["uuid"], limit=100)["runs"]
     assert len(trials) == (20 if tuned else 0), trials
     assert all(trial["status"] == "succeeded" for trial in trials), trials
-    assert "--top=5" in _logs(http, ops["best_model"]["uuid"])
+    assert "--top=5" in logs(http, ops["best_model"]["uuid"])
+    checked("polyaxonfile", f"{QS}/scheduling/dags/dag.yaml")
