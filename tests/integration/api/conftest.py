@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 import uvicorn
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_testing.api_fakes import FakePlatform
 from axonal_testing.bus import make_broker, running
@@ -29,7 +29,7 @@ def api_settings(bus_settings, **extra) -> ApiSettings:
 @pytest.fixture
 def make_app(bus_settings):
     """A factory: the api app for this test's namespace, with extra settings."""
-    return lambda **extra: create_app(api_settings(bus_settings, **extra))
+    return lambda **extra: build_app(api_settings(bus_settings, **extra))
 
 
 @pytest_asyncio.fixture
@@ -43,7 +43,7 @@ async def platform(bus_settings) -> AsyncIterator[FakePlatform]:
 
 @pytest_asyncio.fixture
 async def client(bus_settings, platform) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(api_settings(bus_settings))
+    app = build_app(api_settings(bus_settings))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:

@@ -11,7 +11,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.openapi import openapi_document, render
 from axonal_api.settings import ApiSettings
 from axonal_testing.api_fakes import FakePlatform, api_in_thread
@@ -49,7 +49,7 @@ def api_url(bus_settings):
     settings = ApiSettings(
         nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_rpc_timeout=1.0
     )
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         yield url
 
 

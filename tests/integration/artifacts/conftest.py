@@ -13,7 +13,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.run_tokens import issue_run_token
 from axonal_testing.api_fakes import FakePlatform, api_in_thread
@@ -52,7 +52,7 @@ def api_url(bus_settings, platform, tracking, artifacts_url) -> Iterator[str]:
         api_token=API_TOKEN, run_token_secret=SECRET,
         artifacts_url=artifacts_url, artifact_max_bytes=MAX_BYTES,
     )  # fmt: skip
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         yield url
 
 

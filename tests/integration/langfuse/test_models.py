@@ -139,22 +139,22 @@ def test_shipped_definitions_cannot_be_deleted_and_unknown_ones_are_not_found(
 def test_the_cli_defines_lists_and_deletes_a_projects_model(langfuse: LangfuseServer):
     cli = langfuse.stack.cli
     prices = ["--input", "3", "--output", "15", "--price", "input_audio=40"]
-    made = cli("models", "create", "acme-cli", "--match", "^acme-cli$", *prices, "-p", "acme/llm",
+    made = cli("llm-models", "create", "acme-cli", "--match", "^acme-cli$", *prices, "-p", "acme/llm",
                "--json")  # fmt: skip
     assert made.returncode == 0, made.stderr
     created = json.loads(made.stdout)
     assert created["tiers"][0]["prices"] == pytest.approx(
         {"input": 3e-6, "output": 15e-6, "input_audio": 40e-6}
     )
-    listed = cli("models", "ls", "--own", "-p", "acme/llm", "--json")
+    listed = cli("llm-models", "ls", "--own", "-p", "acme/llm", "--json")
     assert created["id"] in [m["id"] for m in json.loads(listed.stdout)]
-    table = cli("models", "ls", "-p", "acme/llm")
+    table = cli("llm-models", "ls", "-p", "acme/llm")
     assert "acme-cli" in table.stdout
     assert "$3" in table.stdout
     assert "shipped" in table.stdout
-    gone = cli("models", "delete", created["id"], "-p", "acme/llm")
+    gone = cli("llm-models", "rm", created["id"], "-p", "acme/llm")
     assert gone.returncode == 0, gone.stderr
     assert "deleted acme-cli" in gone.stdout
-    bad = cli("models", "create", "x", "--match", "^x$", "--price", "oops", "-p", "acme/llm")
+    bad = cli("llm-models", "create", "x", "--match", "^x$", "--price", "oops", "-p", "acme/llm")
     assert bad.returncode == 2
     assert "use TYPE=USD per 1M" in bad.stderr

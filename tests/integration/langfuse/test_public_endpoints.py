@@ -132,7 +132,7 @@ def test_keys_are_listed_and_a_revoked_key_is_refused(langfuse: LangfuseServer):
     listed = stack.cli("keys", "ls", "-p", "acme/llm", "--json")
     assert public in listed.stdout
     assert secret not in listed.stdout
-    revoked = stack.cli("keys", "revoke", public, "-p", "acme/llm")
+    revoked = stack.cli("keys", "rm", public, "-p", "acme/llm")
     assert revoked.returncode == 0, revoked.stderr
     reply = langfuse.http.get("/api/public/projects", auth=(public, secret))
     assert reply.status_code == 401

@@ -10,7 +10,7 @@ import pytest_asyncio
 from typer.testing import CliRunner
 
 import axonal.cli
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_testing.api_fakes import api_in_thread
 from axonal_testing.waiting import wait_for
@@ -25,7 +25,7 @@ TOKEN_PATH = "/services/T000/B000/tokentokentoken"
 @pytest_asyncio.fixture
 async def http(bus_settings, notifications) -> AsyncIterator[httpx.AsyncClient]:
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    app = create_app(settings)
+    app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
@@ -112,7 +112,7 @@ async def test_bad_connections_are_readable_4xx(http, notifications):
 async def test_cli_manages_connections_and_routes(bus_settings, notifications, monkeypatch):
     name = project()
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    with api_in_thread(lambda: create_app(settings), bus_settings) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
         monkeypatch.setenv("AXONAL_PROJECT", name)
 

@@ -10,7 +10,7 @@ from standardwebhooks import Webhook
 from typer.testing import CliRunner
 
 import axonal.cli
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_events import RunStatus
 from axonal_testing.api_fakes import api_in_thread
@@ -25,7 +25,7 @@ axonal.cli._register_core()
 @pytest_asyncio.fixture
 async def http(bus_settings, notifications) -> AsyncIterator[httpx.AsyncClient]:
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    app = create_app(settings)
+    app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
@@ -97,7 +97,7 @@ async def test_cli_manages_webhooks(
 ):
     name = project()
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    with api_in_thread(lambda: create_app(settings), bus_settings) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
         monkeypatch.setenv("AXONAL_PROJECT", name)
 
@@ -138,8 +138,8 @@ async def test_cli_manages_webhooks(
         forbidden = await run("webhooks", "create", "http://169.254.169.254/", "-e", "*")
         assert forbidden.exit_code == 1
         assert "cloud metadata" in forbidden.output
-        deleted = await run("webhooks", "delete", hook["id"], "--json")
+        deleted = await run("webhooks", "rm", hook["id"], "--json")
         assert hook["id"] not in deleted.stdout
-        gone = await run("webhooks", "delete", hook["id"])
+        gone = await run("webhooks", "rm", hook["id"])
         assert gone.exit_code == 1
         assert "not found" in gone.output

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 import uvicorn
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.run_tokens import issue_run_token
 from axonal_testing.waiting import wait_for, wait_for_sync
@@ -44,7 +44,7 @@ async def guarded_api(laptop: Laptop) -> AsyncIterator[str]:
     """A second api on the stack's NATS that requires a token and accepts run tokens."""
     settings = ApiSettings(nats_url=laptop.stack.nats_url, api_token=ADMIN, run_token_secret=SECRET)
     server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="warning")
+        uvicorn.Config(build_app(settings), host="127.0.0.1", port=0, log_level="warning")
     )
     task = asyncio.create_task(server.serve())
     await wait_for(lambda: server.started, message="uvicorn started")

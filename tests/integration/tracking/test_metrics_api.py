@@ -11,7 +11,7 @@ import pytest_asyncio
 from typer.testing import CliRunner
 
 import axonal.cli
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.outbox import event_headers
 from axonal_events import RunStatus
@@ -37,7 +37,7 @@ async def platform(bus_settings) -> AsyncIterator[FakePlatform]:
 @pytest_asyncio.fixture
 async def http(bus_settings, platform, tracking) -> AsyncIterator[httpx.AsyncClient]:
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    app = create_app(settings)
+    app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
@@ -93,7 +93,7 @@ async def test_bad_batches_are_4xx(http, platform):
 def cli(bus_settings, platform, tracking, monkeypatch):
     """``await cli("ops", ...)``: the CLI against a real api app in a thread; its stdout."""
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
 
@@ -132,7 +132,7 @@ async def test_cli_shows_a_runs_metrics(cli, platform, nats_client, tracking):
 
 async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeypatch):
     settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
 
@@ -151,9 +151,9 @@ async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeyp
         bad = await run("alerts", "create", "loss", "above", "5")
         assert bad.exit_code == 1
         assert "comparison" in bad.output
-        deleted = await run("alerts", "delete", rule["id"], "--json")
+        deleted = await run("alerts", "rm", rule["id"], "--json")
         assert json.loads(deleted.stdout) == {"rules": []}
-        gone = await run("alerts", "delete", rule["id"])
+        gone = await run("alerts", "rm", rule["id"])
         assert gone.exit_code == 1
         assert f"alert rule {rule['id']} does not exist" in gone.output
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import axonal.cli
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_events import RunStatus, StreamKind
 from axonal_events.commands import COMMANDS
@@ -37,7 +37,7 @@ def api(bus_settings, platform, monkeypatch, tmp_path):
     settings = ApiSettings(
         nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_rpc_timeout=2.0
     )
-    with api_in_thread(lambda: create_app(settings), bus_settings, platform) as url:
+    with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
         monkeypatch.setenv("AXONAL_HOME", str(tmp_path / "home"))

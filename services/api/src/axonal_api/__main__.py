@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uvicorn
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.log import configure_logging
 from axonal_bus.loop import tune_gc
@@ -14,7 +14,7 @@ def main() -> None:
     settings = ApiSettings()
     configure_logging(settings.log_level, json=settings.log_json)
     config = uvicorn.Config(
-        create_app(settings),
+        build_app(settings),
         host=settings.api_host,
         port=settings.api_port,
         log_level=settings.log_level.lower(),

@@ -37,14 +37,14 @@ from axonal_api.settings import ApiSettings
 from axonal_bus.broker import connect_nats, create_broker
 from axonal_bus.ping import serve_ping
 
-__all__ = ["create_app"]
+__all__ = ["build_app"]
 
 log = structlog.get_logger(__name__)
 
 
-def create_app(settings: ApiSettings | None = None, *, connect: bool = True) -> FastAPI:
-    """The api; its lifespan connects to NATS (skipped with ``connect=False``, for docs)."""
-    settings = settings or ApiSettings()
+def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
+    """The api on ``settings``; its lifespan connects to NATS (not with ``connect=False``,
+    which only documents the routes)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from axonal_api.app import create_app
+from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 
 __all__ = ["openapi_document", "render"]
 
 
 def openapi_document() -> dict[str, Any]:
-    app = create_app(ApiSettings(api_token=None), connect=False)
+    app = build_app(ApiSettings(api_token=None), connect=False)
     return app.openapi()
 
 
