@@ -139,8 +139,10 @@ def test_shipped_definitions_cannot_be_deleted_and_unknown_ones_are_not_found(
 def test_the_cli_defines_lists_and_deletes_a_projects_model(langfuse: LangfuseServer):
     cli = langfuse.stack.cli
     prices = ["--input", "3", "--output", "15", "--price", "input_audio=40"]
-    made = cli("llm-models", "create", "acme-cli", "--match", "^acme-cli$", *prices, "-p", "acme/llm",
-               "--json")  # fmt: skip
+    made = cli(
+        "llm-models", "create", "acme-cli", "--match", "^acme-cli$", *prices,
+        "-p", "acme/llm", "--json",
+    )  # fmt: skip
     assert made.returncode == 0, made.stderr
     created = json.loads(made.stdout)
     assert created["tiers"][0]["prices"] == pytest.approx(
