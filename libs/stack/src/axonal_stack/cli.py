@@ -57,7 +57,7 @@ def _fail(exc: StackError) -> None:
 
 
 def _status(state: StackState, *, running: bool) -> StackStatus:
-    from axonal_stack.health import stack_status  # noqa: PLC0415 - imports the NATS client
+    from axonal_stack.health import stack_status  # noqa: PLC0415
 
     return asyncio.run(stack_status(state, running=running))
 
@@ -164,6 +164,6 @@ def status(
         fail(f"the stack for {settings.home} is not running", hint=_NOT_RUNNING_HINT)
     if not report.healthy:
         fail(
-            "some services are not healthy",
+            f"down: {', '.join(report.down)}" if report.down else "some services are not healthy",
             hint=f"the service logs are in {escape(str(settings.paths.logs))}",
         )
