@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Backoff", "HangWatch", "PingOutcome", "answered", "choose_port"]
+__all__ = ["Backoff", "HangWatch", "PingOutcome", "choose_port"]
 
 #: What one ping of a service told: it answered (``ok`` or ``degraded``), it stayed ``silent``
 #: while NATS was up, or nothing can be told (``unknown``: NATS down, or the supervisor's own
 #: connection to it not up).
 PingOutcome = Literal["ok", "degraded", "silent", "unknown"]
-
-
-def answered(outcome: PingOutcome) -> bool:
-    """Whether the service answered (healthy or not)."""
-    return outcome in ("ok", "degraded")
 
 
 @dataclass
@@ -55,15 +51,21 @@ class HangWatch:
 
     Only silence while NATS is up counts: an ``unknown`` outcome (NATS down) starts the count
     again, so a NATS outage, and the reconnection that follows it, never makes every service
-    look hung. ``timeout`` 0 turns detection off.
+    look hung. So does a gap of more than ``max_gap`` seconds between two pings: the
+    supervisor itself was paused (a laptop's sleep, SIGSTOP), and the services with it.
+    ``timeout`` 0 turns detection off.
     """
 
     timeout: float
     since: float
+    max_gap: float = math.inf
+    last: float | None = None
 
     def observe(self, now: float, outcome: PingOutcome) -> bool:
         """Record one ping made at ``now``; ``True`` once the service counts as hung."""
-        if outcome != "silent":
+        paused = self.last is not None and now - self.last > self.max_gap
+        self.last = now
+        if outcome != "silent" or paused:
             self.since = now
             return False
         return self.timeout > 0 and self.silent_for(now) >= self.timeout

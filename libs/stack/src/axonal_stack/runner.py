@@ -31,6 +31,8 @@ log = logging.getLogger("axonal_stack")
 #: Pings a service once: what it answered, or why it did not.
 Probe = Callable[[str], Awaitable[PingOutcome]]
 _PROBE_INTERVAL = 0.2
+#: Seconds one ping may take, and then some (the supervisor waits 2 s for an answer).
+_PING_SLACK = 5.0
 
 
 class ServiceRunner:
@@ -138,7 +140,9 @@ class ServiceRunner:
             await asyncio.sleep(_PROBE_INTERVAL)
         if self.hang_timeout <= 0:
             return
-        watch = HangWatch(self.hang_timeout, since=time.monotonic())
+        # Pings come every interval plus up to a ping's timeout: a longer gap is a pause.
+        max_gap = 2 * self.ping_interval + _PING_SLACK
+        watch = HangWatch(self.hang_timeout, since=time.monotonic(), max_gap=max_gap)
         while proc.returncode is None:
             await asyncio.sleep(self.ping_interval)
             outcome = await self.probe(self.entry.name)

@@ -26,6 +26,9 @@ class StackSettings(BaseSettings):
     replaced by a free one, and the choice is recorded in ``stack.json``. ``AXONAL_API_URL``
     is the URL runs and the CLI are given for the api (default: the local api's address).
 
+    ``AXONAL_POSTGRES_DURABLE=false`` turns off fsync (tests): a crash of the machine may then
+    lose data, a crash of PostgreSQL alone does not.
+
     ``AXONAL_STACK_HANG_TIMEOUT``: a healthy service that answers no ping (one every
     ``AXONAL_STACK_PING_INTERVAL`` seconds) for this long while NATS is up is killed and
     restarted (0: never).
