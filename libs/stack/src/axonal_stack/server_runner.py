@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from axonal_stack.policy import Backoff
-from axonal_stack.process import ServerProcess, ServerStartError
+from axonal_stack.process import ServerProcess
 from axonal_stack.state import ServerState
 
 __all__ = ["ServerRunner"]
@@ -102,7 +102,7 @@ class ServerRunner:
                 # Spawned from the loop's thread: the server dies with the supervisor's main
                 # thread (see parent_death_signal), not with a worker thread.
                 await self.server.start_async(self.start_timeout)
-            except ServerStartError as exc:
+            except Exception as exc:  # noqa: BLE001 - not ready, exited, or could not spawn
                 delay = self.backoff.crashed(None)
                 log.error("%s did not restart (retrying in %.1fs): %s", self.role, delay, exc)
                 await asyncio.to_thread(self.server.reap_group)

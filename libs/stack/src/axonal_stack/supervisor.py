@@ -23,18 +23,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from nats.aio.client import Client
+import psutil
 
 from axonal_bus.aio import cancel_and_wait
-from axonal_bus.broker import connect_nats
-from axonal_bus.errors import RemoteError, RpcError
-from axonal_bus.ping import ping
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
-from axonal_events import Subjects
 from axonal_stack.discovery import ServiceEntry, discover_services
+from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
-from axonal_stack.policy import PingOutcome
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
 from axonal_stack.runner import ServiceRunner
@@ -46,8 +42,6 @@ from axonal_stack.state import Phase, StackState, read_state, write_state
 __all__ = ["StartupError", "Supervisor", "main"]
 
 log = logging.getLogger("axonal_stack")
-#: Seconds one liveness ping waits for its answer.
-_PING_TIMEOUT = 2.0
 
 
 class StartupError(RuntimeError):
@@ -82,8 +76,7 @@ class Supervisor:
         self._runners: dict[str, ServiceRunner] = {}
         self._server_runners: dict[str, ServerRunner] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._nc: Client | None = None
-        self._connected = asyncio.Event()  # the supervisor's own connection to NATS
+        self._bus: BusWatch | None = None  # the supervisor's own connection to NATS
         self.state = StackState(home=str(settings.home), namespace=settings.namespace)
 
     def request_stop(self) -> None:
@@ -183,18 +176,21 @@ class Supervisor:
         self._tasks.append(asyncio.create_task(runner.run(), name=f"server-{role}"))
 
     def _server_changed(self, runner: ServerRunner, message: str) -> None:
-        pid = runner.server.pid if runner.state.up else None
-        ref = ref_for(pid) if pid is not None else None
+        ref = None
+        if runner.state.up and runner.server.pid is not None:
+            with contextlib.suppress(psutil.Error):  # died again already: the runner sees it
+                ref = ref_for(runner.server.pid)
         self.state = self.state.model_copy(update={runner.role: ref})
         self._update(detail=message, level=logging.INFO if runner.state.up else logging.WARNING)
 
     async def _reprovision(self) -> None:
         """Declare the streams again after NATS restarted (its store normally kept them)."""
-        bus = BusSettings(nats_url=self.state.nats_url or "", namespace=self.settings.namespace)
+        bus = self._bus
         try:
-            await asyncio.wait_for(self._connected.wait(), timeout=30)
-            assert self._nc is not None
-            await provision(self._nc.jetstream(), bus.subjects, bus.stream_replicas)
+            assert bus is not None
+            await asyncio.wait_for(bus.connected.wait(), timeout=30)
+            assert bus.nc is not None
+            await provision(bus.nc.jetstream(), bus.settings.subjects, bus.settings.stream_replicas)
         except Exception as exc:  # noqa: BLE001 - the services still retry on their own
             log.error("re-provisioning the streams after the NATS restart failed: %s", exc)
 
@@ -232,21 +228,9 @@ class Supervisor:
         assert self.state.nats_url is not None
         bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
         try:
-            # Reconnects for ever (NATS restarts): its pings tell services apart from NATS.
-            self._nc = await asyncio.wait_for(
-                connect_nats(
-                    bus,
-                    name="axonal-supervisor",
-                    connect_timeout=5,
-                    max_reconnect_attempts=-1,
-                    reconnect_time_wait=0.25,
-                    disconnected_cb=self._on_disconnected,
-                    reconnected_cb=self._on_reconnected,
-                ),
-                timeout=15,
-            )
-            self._connected.set()
-            await provision(self._nc.jetstream(), bus.subjects, bus.stream_replicas)
+            self._bus = BusWatch(bus, self._nats_server_up)
+            nc = await self._bus.connect()
+            await provision(nc.jetstream(), bus.subjects, bus.stream_replicas)
         except Exception as exc:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
@@ -277,42 +261,19 @@ class Supervisor:
         env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
         return env
 
-    async def _on_disconnected(self) -> None:
-        self._connected.clear()
-
-    async def _on_reconnected(self) -> None:
-        self._connected.set()
-
-    def _nats_up(self) -> bool:
-        """NATS runs (when the stack runs it) and the supervisor's connection to it is up."""
+    def _nats_server_up(self) -> bool:
         runner = self._server_runners.get("nats")
-        server_up = runner is None or runner.up.is_set()
-        return server_up and self._nc is not None and self._nc.is_connected
-
-    async def _probe(self, service: str) -> PingOutcome:
-        """One ping; ``unknown`` unless NATS was up both before and after it."""
-        if not self._nats_up():
-            return "unknown"
-        assert self._nc is not None
-        subjects = Subjects(self.settings.namespace)
-        try:
-            reply = await ping(self._nc, subjects, service, _PING_TIMEOUT)
-        except RemoteError:  # it answered, with an error
-            return "degraded"
-        except RpcError:
-            return "silent" if self._nats_up() else "unknown"
-        except Exception:  # noqa: BLE001 - a connection failing under the ping
-            return "unknown"
-        return reply.status
+        return runner is None or runner.up.is_set()
 
     def _start_services(self) -> None:
         env = self._service_env()
+        assert self._bus is not None
         for entry in self.services:
             runner = ServiceRunner(
                 entry,
                 env=env,
                 log_path=self.paths.service_log(entry.name),
-                probe=self._probe,
+                probe=self._bus.probe,
                 on_change=self._update,
                 stop_timeout=self.settings.stop_timeout,
                 hang_timeout=self.settings.stack_hang_timeout,
@@ -349,10 +310,9 @@ class Supervisor:
         self._update("stopping", "stopping services")
         await cancel_and_wait(self._tasks)
         self._tasks = []
-        if self._nc is not None:
-            with contextlib.suppress(Exception):
-                await self._nc.close()
-            self._nc = None
+        if self._bus is not None:
+            await self._bus.close()
+            self._bus = None
         for server in reversed(self._servers):  # PostgreSQL, then NATS
             log.info("stopping %s", server.name)
             server.stop(timeout=self.settings.stop_timeout)
