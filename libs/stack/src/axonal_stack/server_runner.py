@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from typing import Any
 
 from axonal_stack.policy import Backoff
 from axonal_stack.process import ServerProcess
@@ -39,7 +40,7 @@ class ServerRunner:
         *,
         start_timeout: float,
         on_change: Callable[[ServerRunner, str], None],
-        after_restart: Callable[[], Awaitable[None]] | None = None,
+        after_restart: Callable[[], Coroutine[Any, Any, None]] | None = None,
         backoff: Backoff | None = None,
     ) -> None:
         self.role = role
@@ -52,6 +53,7 @@ class ServerRunner:
         self.up = asyncio.Event()
         self.up.set()
         self._ready_at = time.monotonic()
+        self._follow_up: asyncio.Task[None] | None = None
 
     @property
     def port(self) -> int | None:
@@ -60,6 +62,13 @@ class ServerRunner:
 
     async def run(self) -> None:
         """Watch and restart until cancelled (the supervisor then stops the server itself)."""
+        try:
+            await self._watch()
+        finally:
+            if self._follow_up is not None:
+                self._follow_up.cancel()
+
+    async def _watch(self) -> None:
         while True:
             code = await self._wait_exit()
             self.up.clear()
@@ -87,8 +96,8 @@ class ServerRunner:
                 f"{self.server.name} restarted (pid {self.server.pid}, port {self.port}) "
                 f"{self._ready_at - down_at:.1f}s after it died",
             )
-            if self.after_restart is not None:
-                await self.after_restart()
+            if self.after_restart is not None:  # beside the watch: the server may die again
+                self._follow_up = asyncio.create_task(self.after_restart())
 
     async def _wait_exit(self) -> int:
         while (code := self.server.exit_code()) is None:  # noqa: ASYNC110 - a Popen to poll
