@@ -149,13 +149,13 @@ async def stack_status(
     for role, server in state.servers.items():
         if role in down and not server.up:
             down[role] += f" (the supervisor is restarting it: restart #{server.restarts + 1})"
-    if "nats" not in down:
-        down |= {
-            h.service: f"{h.service}: {h.error}" for h in status.services if h.status == "down"
-        }
     for health in status.services:
-        if health.service in state.services:
-            health.restarts = state.services[health.service].restarts
+        service = state.services[health.service]
+        health.restarts = service.restarts
+        if health.status == "down" and "nats" not in down:
+            down[health.service] = f"{health.service}: {health.error}"
+            if service.process is None:
+                down[health.service] += " (the supervisor is restarting it)"
     status.down = down
     status.error = "; ".join(down.values()) or None
     status.healthy = (
