@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -22,7 +21,7 @@ from axonal_stack.health import stack_status
 from axonal_stack.liveness import BusWatch
 from axonal_stack.nats_server import NatsServer
 from axonal_stack.ports import free_port
-from axonal_stack.state import ServiceState, StackState
+from axonal_stack.state import ProcessRef, ServiceState, StackState
 from axonal_testing.waiting import wait_for
 
 pytestmark = pytest.mark.slow  # real servers, timeouts waited out
@@ -69,7 +68,10 @@ def state(server_url: str, services: list[str]) -> StackState:
         phase="running",
         nats_url=server_url,
         database_url=f"postgresql://postgres@127.0.0.1:{free_port()}/axonal",
-        services={name: ServiceState(module=f"axonal_{name}") for name in services},
+        services={
+            name: ServiceState(module=f"axonal_{name}", process=ProcessRef(pid=1, created=0))
+            for name in services
+        },
     )
 
 
@@ -118,6 +120,18 @@ async def test_status_names_what_is_down_and_stays_bounded(server: NatsServer):
         await services.close()
 
 
+async def test_status_says_when_the_supervisor_is_restarting_a_service(server: NatsServer):
+    restarting = state(server.url, ["tracking"])
+    restarting.services["tracking"].process = None
+    restarting.services["tracking"].restarts = 2
+    doc = await stack_status(restarting, running=True)
+    assert doc.down["tracking"] == (
+        "tracking: no answer to ping: nothing answers (no responder) "
+        "(the supervisor is restarting it)"
+    )
+    assert doc.services[0].restarts == 2
+
+
 @pytest.mark.parametrize("how", ["stopped", "killed"])
 async def test_status_with_nats_stopped_or_killed_answers_in_time(server: NatsServer, how: str):
     assert server.pid is not None
@@ -130,4 +144,3 @@ async def test_status_with_nats_stopped_or_killed_answers_in_time(server: NatsSe
     assert doc.down["nats"] == f"NATS unreachable at 127.0.0.1:{server.port}: {reason}"
     assert doc.services[0].status == "down"
     assert "identity" not in doc.down  # not checked: NATS is what is down
-    await asyncio.sleep(0)
