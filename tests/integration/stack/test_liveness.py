@@ -34,7 +34,7 @@ async def server(tmp_path: Path) -> AsyncIterator[NatsServer]:
     try:
         yield nats_server
     finally:
-        if nats_server.pid is not None:
+        if nats_server.exit_code() is None and nats_server.pid is not None:
             os.kill(nats_server.pid, signal.SIGCONT)
         nats_server.stop()
 
@@ -136,6 +136,9 @@ async def test_status_says_when_the_supervisor_is_restarting_a_service(server: N
 async def test_status_with_nats_stopped_or_killed_answers_in_time(server: NatsServer, how: str):
     assert server.pid is not None
     os.kill(server.pid, signal.SIGSTOP if how == "stopped" else signal.SIGKILL)
+    if how == "killed":
+        assert server.process is not None
+        server.process.wait(10)  # gone, its socket closed
     started = time.monotonic()
     doc = await stack_status(state(server.url, ["identity"]), running=True)
     elapsed = time.monotonic() - started
