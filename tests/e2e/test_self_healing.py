@@ -262,9 +262,9 @@ def test_a_hung_service_is_killed_and_restarted_and_nothing_acknowledged_is_lost
             interval=0.2,
             message="no pull request of the stopped service",
         )
+        elapsed, doc, code = timed_status(own_stack)
         spans.resume()
         sdk_run.resume()
-        elapsed, doc, code = timed_status(own_stack)
         assert elapsed < STATUS_BUDGET, elapsed
         assert code != 0
         assert doc["healthy"] is False
@@ -307,6 +307,11 @@ def test_status_says_what_is_down_within_3_seconds(own_stack: RunningStack, role
         elapsed, doc, code = timed_status(own_stack)
     finally:
         os.kill(supervisor, signal.SIGCONT)
+        # once the supervisor goes on, it restarts the server (the next test needs it)
+        wait_for_sync(
+            lambda: server_restarted(own_stack, role, before), timeout=30, message=f"{role} back"
+        )
+        wait_healthy(own_stack)
     assert elapsed < STATUS_BUDGET, elapsed
     assert code != 0
     assert doc["running"] is True
@@ -315,11 +320,6 @@ def test_status_says_what_is_down_within_3_seconds(own_stack: RunningStack, role
     assert doc["down"][role].startswith(f"{says} unreachable at 127.0.0.1:{state[f'{role}_port']}")
     for key in ("nats_url", "database_url", "api_url", "services"):
         assert doc[key], key
-    # and once the supervisor goes on, it restarts the server
-    wait_for_sync(
-        lambda: server_restarted(own_stack, role, before), timeout=30, message=f"{role} back"
-    )
-    wait_healthy(own_stack)
     print(f"\nstatus with {role} down: {elapsed:.2f}s")
 
 

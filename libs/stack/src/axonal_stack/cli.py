@@ -151,7 +151,6 @@ def status(
 ) -> None:
     """Ping every service of the stack and show its health."""
     from axonal_stack.control import current_state  # noqa: PLC0415
-    from axonal_stack.summary import stack_summary  # noqa: PLC0415
 
     settings = _settings(home)
     state, running = current_state(settings)
@@ -159,6 +158,8 @@ def status(
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
     else:
+        from axonal_stack.summary import stack_summary  # noqa: PLC0415 - tables only here
+
         console.print(stack_summary(report))
     if not running:
         fail(f"the stack for {settings.home} is not running", hint=_NOT_RUNNING_HINT)

@@ -1,6 +1,6 @@
 """Health of a running stack: NATS, PostgreSQL and each service's ping, checked concurrently.
 
-Every check is bounded (about 2.5 s in all, whatever is down) and says what it found down in
+Every check is bounded (about 2 s in all, whatever is down) and says what it found down in
 :attr:`StackStatus.down`; the probes are plain protocol exchanges (:mod:`axonal_stack.probes`).
 """
 
@@ -22,7 +22,7 @@ __all__ = ["ServiceHealth", "StackStatus", "check_service", "stack_status"]
 
 #: Seconds to connect to NATS or PostgreSQL, and for a service to answer its ping.
 CONNECT_TIMEOUT = 1.0
-PING_TIMEOUT = 1.2
+PING_TIMEOUT = 1.0
 
 
 class ServiceHealth(BaseModel):
