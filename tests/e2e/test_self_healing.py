@@ -44,7 +44,7 @@ DURABLES = ("tracking-metrics", "tracking-traces")
 
 
 @pytest.fixture(scope="module")
-def own_stack() -> Iterator[RunningStack]:
+def own_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
     """A stack of this module's own, in a home outside pytest's folder (see test_recovery)."""
     home = Path(tempfile.mkdtemp(prefix="axonal-healing-"))
     env = {
@@ -60,7 +60,7 @@ def own_stack() -> Iterator[RunningStack]:
     finally:
         stop_stack(home, env)
         if (home / "logs").is_dir():
-            kept = Path(tempfile.gettempdir()) / "axonal-healing-logs"
+            kept = tmp_path_factory.getbasetemp() / "healing-stack-logs"  # for post-mortems
             shutil.copytree(home / "logs", kept, dirs_exist_ok=True)
         shutil.rmtree(home, ignore_errors=True)
 
