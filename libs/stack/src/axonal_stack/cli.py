@@ -62,7 +62,7 @@ def _fail(exc: StackError) -> None:
 def _status(state: StackState, *, running: bool) -> StackStatus:
     import asyncio  # noqa: PLC0415
 
-    from axonal_stack.health import stack_status  # noqa: PLC0415 - imports the NATS client
+    from axonal_stack.health import stack_status  # noqa: PLC0415
 
     return asyncio.run(stack_status(state, running=running))
 
@@ -177,7 +177,6 @@ def status(
 
     from axonal.cli.output import console, fail  # noqa: PLC0415
     from axonal_stack.control import current_state  # noqa: PLC0415
-    from axonal_stack.summary import stack_summary  # noqa: PLC0415
 
     settings = _settings(home)
     state, running = current_state(settings)
@@ -185,11 +184,13 @@ def status(
     if as_json:
         typer.echo(report.model_dump_json(indent=2))
     else:
+        from axonal_stack.summary import stack_summary  # noqa: PLC0415 - tables only here
+
         console.print(stack_summary(report))
     if not running:
         fail(f"the stack for {settings.home} is not running", hint=_NOT_RUNNING_HINT)
     if not report.healthy:
         fail(
-            "some services are not healthy",
+            f"down: {', '.join(report.down)}" if report.down else "some services are not healthy",
             hint=f"the service logs are in {escape(str(settings.paths.logs))}",
         )

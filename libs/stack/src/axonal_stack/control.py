@@ -8,13 +8,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import psutil
+from typing import TYPE_CHECKING
 
 from axonal_stack.lock import is_locked
-from axonal_stack.processes import find, stop_all, strays
 from axonal_stack.settings import StackSettings
 from axonal_stack.state import StackState, read_state, write_state
+
+if TYPE_CHECKING:
+    import psutil
 
 __all__ = [
     "StackError",
@@ -96,6 +97,10 @@ def start_detached(
                 hint=f"the full log is {log_path}",
             )
         if time.monotonic() > deadline:
+            import psutil  # noqa: PLC0415 - `axonal status` imports this module: keep it light
+
+            from axonal_stack.processes import stop_all  # noqa: PLC0415
+
             stop_all([psutil.Process(proc.pid)], settings.stop_timeout * 2)
             raise StackError(
                 f"the stack was not healthy in time:\n{_log_since(log_path, offset)}",
@@ -127,6 +132,8 @@ class StopReport:
 
 def stop_stack(settings: StackSettings, *, timeout: float = 30.0) -> StopReport:
     """Stop the supervisor (it stops its children in order), then anything left over."""
+    from axonal_stack.processes import find, stop_all, strays  # noqa: PLC0415 - psutil
+
     paths = settings.paths
     state = read_state(paths.state)
     live = {}
@@ -148,6 +155,8 @@ def stop_stack(settings: StackSettings, *, timeout: float = 30.0) -> StopReport:
 
 
 def _role(proc: psutil.Process) -> str:
+    import psutil  # noqa: PLC0415 - loaded already by stop_stack
+
     try:
         return str(proc.name())
     except psutil.Error:

@@ -1,22 +1,28 @@
-"""Health of a running stack, asked of each service over the bus (a real ping RPC)."""
+"""Health of a running stack: NATS, PostgreSQL and each service's ping, checked concurrently.
+
+Every check is bounded (about 2 s in all, whatever is down) and says what it found down in
+:attr:`StackStatus.down`; the probes are plain protocol exchanges (:mod:`axonal_stack.probes`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 from typing import Literal
+from urllib.parse import urlsplit
 
-from nats.aio.client import Client
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from axonal_bus.broker import connect_nats
-from axonal_bus.errors import RpcError
-from axonal_bus.ping import ping
-from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
+from axonal_stack.probes import NatsProbe, ProbeError, postgres_problem
 from axonal_stack.state import StackState
 
-__all__ = ["ServiceHealth", "StackStatus", "check_service", "connect", "stack_status"]
+__all__ = ["ServiceHealth", "StackStatus", "check_service", "stack_status"]
+
+#: Seconds to connect to NATS or PostgreSQL, and for a service to answer its ping.
+CONNECT_TIMEOUT = 1.0
+PING_TIMEOUT = 1.0
 
 
 class ServiceHealth(BaseModel):
@@ -52,41 +58,62 @@ class StackStatus(BaseModel):
     started_at: datetime | None = None
     services: list[ServiceHealth] = Field(default_factory=list)
     error: str | None = None
-
-
-async def connect(nats_url: str) -> Client:
-    """A short-lived client that fails fast when NATS is not there."""
-    return await connect_nats(
-        BusSettings(nats_url=nats_url),
-        name="axonal-stack",
-        connect_timeout=2,
-        max_reconnect_attempts=0,
-        allow_reconnect=False,
+    down: dict[str, str] = Field(
+        default_factory=dict,
+        description="What is down and why: supervisor, nats, postgres or a service's name.",
     )
 
 
 async def check_service(
-    nc: Client, subjects: Subjects, service: str, timeout: float = 2.0
+    probe: NatsProbe, subjects: Subjects, service: str, timeout: float = PING_TIMEOUT
 ) -> ServiceHealth:
     """Ping ``service``; an unanswered ping is reported as ``down`` with the reason."""
     try:
-        reply = await ping(nc, subjects, service, timeout)
-    except RpcError as exc:
-        return ServiceHealth(service=service, status="down", error=str(exc))
-    uptime = (datetime.now(UTC) - reply.started_at).total_seconds()
-    return ServiceHealth(
-        service=service,
-        status=reply.status,
-        instance=reply.instance,
-        version=reply.version,
-        started_at=reply.started_at,
-        uptime_seconds=max(uptime, 0.0),
-        checks=reply.checks,
-    )
+        data = await probe.request(subjects.rpc(service, "ping"), b"{}", timeout)
+        doc = json.loads(data)
+        if not doc.get("ok"):
+            message = doc.get("message", "an error")
+            return ServiceHealth(service=service, status="degraded", error=f"ping: {message}")
+        health = ServiceHealth.model_validate({**doc["result"], "service": service})
+    except ProbeError as exc:
+        return ServiceHealth(service=service, status="down", error=f"no answer to ping: {exc}")
+    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+        return ServiceHealth(service=service, status="degraded", error=f"odd ping reply: {exc}")
+    if health.started_at is not None:
+        health.uptime_seconds = max((datetime.now(UTC) - health.started_at).total_seconds(), 0.0)
+    return health
 
 
-async def stack_status(state: StackState, *, running: bool, timeout: float = 2.0) -> StackStatus:
-    """Ping every service of ``state`` (when the stack runs) and summarise."""
+async def _ping_all(
+    nats_url: str, subjects: Subjects, names: list[str], timeout: float
+) -> tuple[str | None, list[ServiceHealth]]:
+    """Why NATS cannot be reached (or ``None``), and the services' health."""
+    try:
+        probe = await NatsProbe.connect(nats_url, CONNECT_TIMEOUT)
+    except ProbeError as exc:
+        unchecked = "not checked: NATS is unreachable"
+        return str(exc), [ServiceHealth(service=n, status="down", error=unchecked) for n in names]
+    try:
+        return None, list(
+            await asyncio.gather(*(check_service(probe, subjects, n, timeout) for n in names))
+        )
+    finally:
+        await probe.close()
+
+
+async def _no_problem() -> str | None:
+    return None
+
+
+def _address(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+
+
+async def stack_status(
+    state: StackState, *, running: bool, timeout: float = PING_TIMEOUT
+) -> StackStatus:
+    """Check NATS, PostgreSQL and every service of ``state`` (when the stack runs) at once."""
     status = StackStatus(
         running=running,
         healthy=False,
@@ -100,22 +127,38 @@ async def stack_status(state: StackState, *, running: bool, timeout: float = 2.0
         started_at=state.started_at if running else None,
     )
     names = sorted(state.services)
-    if not running or state.nats_url is None:
+    if not running:
+        status.down = {"supervisor": "the stack's supervisor is not running"}
         status.services = [ServiceHealth(service=n, status="down") for n in names]
         return status
-    try:
-        nc = await connect(state.nats_url)
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
-        status.error = f"cannot reach NATS at {state.nats_url}: {exc or type(exc).__name__}"
+    down: dict[str, str] = {}
+    database = postgres_problem(state.database_url, CONNECT_TIMEOUT) if state.database_url else None
+    if state.nats_url is None:
+        down["nats"] = "NATS has no address yet"
+        problem = await (database or _no_problem())
         status.services = [ServiceHealth(service=n, status="down") for n in names]
-        return status
-    try:
-        subjects = Subjects(state.namespace)
-        checks = [check_service(nc, subjects, name, timeout) for name in names]
-        status.services = list(await asyncio.gather(*checks))
-    finally:
-        await nc.close()
+    else:
+        (nats_problem, status.services), problem = await asyncio.gather(
+            _ping_all(state.nats_url, Subjects(state.namespace), names, timeout),
+            database or _no_problem(),
+        )
+        if nats_problem:
+            down["nats"] = f"NATS unreachable at {_address(state.nats_url)}: {nats_problem}"
+    if problem and state.database_url:
+        down["postgres"] = f"PostgreSQL unreachable at {_address(state.database_url)}: {problem}"
+    for role, server in state.servers.items():
+        if role in down and not server.up:
+            down[role] += f" (the supervisor is restarting it: restart #{server.restarts + 1})"
     for health in status.services:
-        health.restarts = state.services[health.service].restarts
-    status.healthy = state.phase == "running" and all(h.healthy for h in status.services)
+        service = state.services[health.service]
+        health.restarts = service.restarts
+        if health.status == "down" and "nats" not in down:
+            down[health.service] = f"{health.service}: {health.error}"
+            if service.process is None:
+                down[health.service] += " (the supervisor is restarting it)"
+    status.down = down
+    status.error = "; ".join(down.values()) or None
+    status.healthy = (
+        state.phase == "running" and not down and all(h.healthy for h in status.services)
+    )
     return status

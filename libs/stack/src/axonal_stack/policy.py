@@ -1,11 +1,18 @@
-"""Pure decisions of the supervisor: restart delays and port choice."""
+"""Pure decisions of the supervisor: restart delays, hang detection and port choice."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
-__all__ = ["Backoff", "choose_port"]
+__all__ = ["Backoff", "HangWatch", "PingOutcome", "choose_port"]
+
+#: What one ping of a service told: it answered (``ok`` or ``degraded``), it stayed ``silent``
+#: while NATS was up, or nothing can be told (``unknown``: NATS down, or the supervisor's own
+#: connection to it not up).
+PingOutcome = Literal["ok", "degraded", "silent", "unknown"]
 
 
 @dataclass
@@ -36,6 +43,36 @@ class Backoff:
         wait = self.delay()
         self.failures += 1
         return wait
+
+
+@dataclass
+class HangWatch:
+    """When a service that was healthy has stopped answering its pings for too long.
+
+    Only silence while NATS is up counts: an ``unknown`` outcome (NATS down) starts the count
+    again, so a NATS outage, and the reconnection that follows it, never makes every service
+    look hung. So does a gap of more than ``max_gap`` seconds between two pings: the
+    supervisor itself was paused (a laptop's sleep, SIGSTOP), and the services with it.
+    ``timeout`` 0 turns detection off.
+    """
+
+    timeout: float
+    since: float
+    max_gap: float = math.inf
+    last: float | None = None
+
+    def observe(self, now: float, outcome: PingOutcome) -> bool:
+        """Record one ping made at ``now``; ``True`` once the service counts as hung."""
+        paused = self.last is not None and now - self.last > self.max_gap
+        self.last = now
+        if outcome != "silent" or paused:
+            self.since = now
+            return False
+        return self.timeout > 0 and self.silent_for(now) >= self.timeout
+
+    def silent_for(self, now: float) -> float:
+        """Seconds without an answer while NATS was up."""
+        return max(0.0, now - self.since)
 
 
 def choose_port(

@@ -182,6 +182,22 @@ class PostgresServer(ServerProcess):
             kwargs["preexec_fn"] = parent_death_signal()
         return kwargs
 
+    def clear_after_crash(self, pid: int) -> None:
+        """Remove the lock files a killed postmaster ``pid`` left (``postmaster.pid`` and the
+        socket's): PostgreSQL refuses to start while a live process has the pid they name,
+        which can be an unrelated one once the pid is reused. Files naming another pid stay."""
+        for lock in (
+            self.pgdata / "postmaster.pid",
+            self.socket_dir / f".s.PGSQL.{self.port}.lock",
+        ):
+            try:
+                owner = lock.read_text().split("\n", 1)[0].strip()
+            except OSError:
+                continue
+            if owner == str(pid):
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+
     def stop(self, timeout: float = 15.0) -> None:
         super().stop(timeout)
         if self.socket_dir != self.data_dir / "run":  # our folder under the temp dir

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import os
 import signal
@@ -65,6 +67,16 @@ def stop_pid(pid: int, timeout: float = 15.0, sig: int = signal.SIGTERM) -> None
         return
 
 
+def _group_members(group: int) -> list[int]:
+    """Live (not zombie) processes of process group ``group``."""
+    found = []
+    for proc in psutil.process_iter(["status"]):
+        with contextlib.suppress(psutil.Error, OSError):
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and os.getpgid(proc.pid) == group:
+                found.append(proc.pid)
+    return found
+
+
 class ServerProcess(ABC):
     """Run one server binary as a child process with its output in ``log_path``."""
 
@@ -112,10 +124,13 @@ class ServerProcess(ABC):
             return False
         return any(s.status == psutil.CONN_LISTEN and s.laddr.port == port for s in sockets)
 
-    def start(self, timeout: float = 30.0) -> None:
-        """Start the server and block until it is ready or ``timeout`` passes."""
+    def spawn(self) -> None:
+        """Start the process without waiting (from the thread it should die with, see
+        :func:`parent_death_signal`)."""
         self.prepare()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        if self._log is not None:  # a restart: the previous process is gone
+            self._log.close()
         self._log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             self.command(),
@@ -125,20 +140,66 @@ class ServerProcess(ABC):
             start_new_session=True,
             **self.popen_kwargs(),  # type: ignore[call-overload]
         )
+
+    def _exited_error(self) -> ServerStartError | None:
+        assert self.process is not None
+        if self.process.poll() is None:
+            return None
+        code = self.process.returncode
+        return ServerStartError(f"{self.name} exited with code {code}:\n{log_tail(self.log_path)}")
+
+    def _not_ready(self, timeout: float) -> ServerStartError:
+        return ServerStartError(
+            f"{self.name} not ready after {timeout:.0f}s:\n{log_tail(self.log_path)}"
+        )
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the server and block until it is ready or ``timeout`` passes."""
+        self.spawn()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                code = self.process.returncode
-                raise ServerStartError(
-                    f"{self.name} exited with code {code}:\n{log_tail(self.log_path)}"
-                )
+            if error := self._exited_error():
+                raise error
             if self.is_ready() and self.listens():
                 return
             time.sleep(0.05)
         self.stop()
-        raise ServerStartError(
-            f"{self.name} not ready after {timeout:.0f}s:\n{log_tail(self.log_path)}"
-        )
+        raise self._not_ready(timeout)
+
+    async def start_async(self, timeout: float = 30.0) -> None:
+        """:meth:`start` for an event loop: spawned from the loop's thread, probed in others."""
+        self.spawn()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if error := self._exited_error():
+                raise error
+            if await asyncio.to_thread(lambda: self.is_ready() and self.listens()):
+                return
+            await asyncio.sleep(0.05)
+        assert self.process is not None
+        self.process.kill()  # a restart that failed: the next attempt kills the rest of it
+        await asyncio.to_thread(self.process.wait)
+        raise self._not_ready(timeout)
+
+    def exit_code(self) -> int | None:
+        """The exit code once the process is gone (reaped), else ``None``."""
+        return None if self.process is None else self.process.poll()
+
+    def clear_after_crash(self, pid: int) -> None:  # noqa: B027 - an optional hook
+        """Remove what the dead process ``pid`` left that would stop a restart."""
+
+    def reap_group(self, timeout: float = 10.0) -> None:
+        """SIGKILL what is left of the dead server's process group (PostgreSQL's backends) and
+        wait until none of it runs, then :meth:`clear_after_crash`. Blocking."""
+        if self.process is None:
+            return
+        group = self.process.pid  # the server leads its own session and group
+        deadline = time.monotonic() + timeout
+        while _group_members(group) and time.monotonic() < deadline:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+            time.sleep(0.05)
+        self.clear_after_crash(group)
 
     def stop(self, timeout: float = 15.0) -> None:
         """Stop the server (graceful signal, then SIGKILL) and close its log."""

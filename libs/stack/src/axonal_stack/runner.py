@@ -1,4 +1,10 @@
-"""One supervised service process: start, wait until it answers ping, restart after a crash."""
+"""One supervised service process: start, wait until it answers ping, restart after a crash.
+
+Once healthy, the service is pinged every ``ping_interval`` seconds; when it has answered none
+for ``hang_timeout`` seconds while NATS was up (:class:`~axonal_stack.policy.HangWatch`) it
+is killed with SIGKILL (a stopped or deadlocked process ignores SIGTERM) and restarted as
+after a crash.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from pathlib import Path
 
 from axonal_bus.aio import finish_despite_cancellation
 from axonal_stack.discovery import ServiceEntry
-from axonal_stack.policy import Backoff
+from axonal_stack.policy import Backoff, HangWatch, PingOutcome
 from axonal_stack.process import parent_death_signal
 from axonal_stack.processes import ref_for
 from axonal_stack.state import ServiceState
@@ -22,9 +28,11 @@ __all__ = ["Probe", "ServiceRunner"]
 
 log = logging.getLogger("axonal_stack")
 
-#: Answers whether a service is healthy (one ping).
-Probe = Callable[[str], Awaitable[bool]]
+#: Pings a service once: what it answered, or why it did not.
+Probe = Callable[[str], Awaitable[PingOutcome]]
 _PROBE_INTERVAL = 0.2
+#: Seconds one ping may take, and then some (the supervisor waits 2 s for an answer).
+_PING_SLACK = 5.0
 
 
 class ServiceRunner:
@@ -44,6 +52,8 @@ class ServiceRunner:
         on_change: Callable[[], None],
         backoff: Backoff | None = None,
         stop_timeout: float = 15.0,
+        hang_timeout: float = 30.0,
+        ping_interval: float = 3.0,
     ) -> None:
         self.entry = entry
         self.env = dict(env)
@@ -52,8 +62,12 @@ class ServiceRunner:
         self.on_change = on_change
         self.backoff = backoff or Backoff()
         self.stop_timeout = stop_timeout
+        self.hang_timeout = hang_timeout
+        self.ping_interval = ping_interval
         self.state = ServiceState(module=entry.module)
         self.healthy = asyncio.Event()
+        self._healthy_since: float | None = None
+        self._hung: str | None = None
 
     async def run(self) -> None:
         """Run, restart with backoff on exit; on cancellation stop the process and return."""
@@ -66,17 +80,20 @@ class ServiceRunner:
                 raise
             code = proc.returncode
             delay = self.backoff.crashed(healthy_for)
+            reason = self._hung or f"exited with code {code}"
             self.state = self.state.model_copy(
                 update={
                     "process": None,
                     "last_exit_code": code,
                     "restarts": self.state.restarts + 1,
+                    "hangs": self.state.hangs + (self._hung is not None),
+                    "last_restart_reason": reason,
                 }
             )
             self.on_change()
             log.warning(
-                "%s exited with code %s; restarting in %.1fs (restart #%d, log: %s)",
-                self.entry.name, code, delay, self.state.restarts, self.log_path,
+                "%s %s; restarting in %.1fs (restart #%d, log: %s)",
+                self.entry.name, reason, delay, self.state.restarts, self.log_path,
             )  # fmt: skip
             await asyncio.sleep(delay)
 
@@ -99,25 +116,43 @@ class ServiceRunner:
 
     async def _watch(self, proc: asyncio.subprocess.Process) -> float | None:
         """Wait for the process to exit; return how long it was healthy (``None``: never)."""
-        ready = asyncio.create_task(self._until_healthy(proc))
+        self._healthy_since = None
+        self._hung = None
+        pinger = asyncio.create_task(self._ping_until_hung(proc))
         try:
             await proc.wait()
         finally:
-            ready.cancel()
+            pinger.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await ready
+                await pinger
             self.healthy.clear()
-        became_healthy = ready.result() if not ready.cancelled() else None
-        return None if became_healthy is None else time.monotonic() - became_healthy
+        since = self._healthy_since
+        return None if since is None else time.monotonic() - since
 
-    async def _until_healthy(self, proc: asyncio.subprocess.Process) -> float | None:
+    async def _ping_until_hung(self, proc: asyncio.subprocess.Process) -> None:
+        """Ping until healthy, then keep pinging; SIGKILL the process once it counts as hung."""
         while proc.returncode is None:
-            if await self.probe(self.entry.name):
+            if await self.probe(self.entry.name) == "ok":
+                self._healthy_since = time.monotonic()
                 self.healthy.set()
                 log.info("%s is healthy", self.entry.name)
-                return time.monotonic()
+                break
             await asyncio.sleep(_PROBE_INTERVAL)
-        return None
+        if self.hang_timeout <= 0:
+            return
+        # Pings come every interval plus up to a ping's timeout: a longer gap is a pause.
+        max_gap = 2 * self.ping_interval + _PING_SLACK
+        watch = HangWatch(self.hang_timeout, since=time.monotonic(), max_gap=max_gap)
+        while proc.returncode is None:
+            await asyncio.sleep(self.ping_interval)
+            outcome = await self.probe(self.entry.name)
+            if not watch.observe(time.monotonic(), outcome):
+                continue
+            self._hung = f"answered no ping for {watch.silent_for(time.monotonic()):.0f}s"
+            log.warning("%s %s: killing it (pid %d)", self.entry.name, self._hung, proc.pid)
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()  # SIGKILL: a stopped process never handles SIGTERM
+            return
 
     async def _terminate(self, proc: asyncio.subprocess.Process) -> None:
         if proc.returncode is None:

@@ -65,6 +65,9 @@ def postgres_server(settings: StackSettings, recorded_port: int | None) -> Postg
         host=settings.host,
         port=port,
         durable=settings.postgres_durable,
+        # Even without fsync, a commit reaches the OS before it returns: the supervisor
+        # restarts a killed PostgreSQL, and no acknowledged write may be lost with it.
+        settings={"synchronous_commit": "on"},
         die_with_parent=True,  # the main thread lives as long as the supervisor
     )
     server.port = port  # as for NATS: a port in TIME_WAIT is fine to listen on

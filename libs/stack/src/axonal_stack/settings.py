@@ -25,6 +25,13 @@ class StackSettings(BaseSettings):
     it then starts no NATS / PostgreSQL of its own. The ports are preferences: a taken one is
     replaced by a free one, and the choice is recorded in ``stack.json``. ``AXONAL_API_URL``
     is the URL runs and the CLI are given for the api (default: the local api's address).
+
+    ``AXONAL_POSTGRES_DURABLE=false`` turns off fsync (tests): a crash of the machine may then
+    lose data, a crash of PostgreSQL alone does not.
+
+    ``AXONAL_STACK_HANG_TIMEOUT``: a healthy service that answers no ping (one every
+    ``AXONAL_STACK_PING_INTERVAL`` seconds) for this long while NATS is up is killed and
+    restarted (0: never).
     """
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
@@ -42,6 +49,8 @@ class StackSettings(BaseSettings):
     sync_interval: str | None = None
     startup_timeout: float = Field(default=90.0, gt=0)
     stop_timeout: float = Field(default=15.0, gt=0)
+    stack_hang_timeout: float = Field(default=30.0, ge=0)
+    stack_ping_interval: float = Field(default=3.0, gt=0)
 
     @field_validator("home")
     @classmethod

@@ -15,7 +15,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-__all__ = ["Phase", "ProcessRef", "ServiceState", "StackState", "read_state", "write_state"]
+__all__ = [
+    "Phase",
+    "ProcessRef",
+    "ServerState",
+    "ServiceState",
+    "StackState",
+    "read_state",
+    "write_state",
+]
 
 Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
 
@@ -32,6 +40,17 @@ class ServiceState(BaseModel):
     process: ProcessRef | None = None
     restarts: int = 0
     last_exit_code: int | None = None
+    hangs: int = Field(default=0, description="Restarts after the service stopped answering.")
+    last_restart_reason: str | None = None
+
+
+class ServerState(BaseModel):
+    """NATS or PostgreSQL as the supervisor keeps it: restarted on the same port when it dies."""
+
+    up: bool = True
+    restarts: int = 0
+    last_exit_code: int | None = None
+    down_since: datetime | None = None
 
 
 class StackState(BaseModel):
@@ -51,6 +70,9 @@ class StackState(BaseModel):
     api_port: int | None = None
     artifacts_url: str | None = None
     services: dict[str, ServiceState] = Field(default_factory=dict)
+    servers: dict[str, ServerState] = Field(
+        default_factory=dict, description="``nats`` and ``postgres`` when the stack runs them."
+    )
 
     def processes(self) -> dict[str, ProcessRef]:
         """Every recorded process by role: ``supervisor``, ``nats``, ``postgres``, services."""
@@ -71,6 +93,10 @@ class StackState(BaseModel):
                 "nats": None,
                 "postgres": None,
                 "services": services,
+                "servers": {
+                    name: server.model_copy(update={"up": False})
+                    for name, server in self.servers.items()
+                },
             }
         )
 

@@ -89,8 +89,8 @@ def stack_summary(status: StackStatus) -> RenderableType:
     else:
         title, style = "Axonal is not running", "red"
     parts: list[RenderableType] = [where]
-    if status.error:
-        parts.append(Text(status.error, style="red"))
+    for why in status.down.values() if status.down else filter(None, [status.error]):
+        parts.append(Text(why, style="red"))
     if status.services:
         parts.append(services_table(status.services))
     return Panel(Group(*parts), title=title, title_align="left", border_style=style)

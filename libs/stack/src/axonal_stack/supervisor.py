@@ -4,6 +4,10 @@
 --detach``); ``axonal up`` runs the same :class:`Supervisor` in the foreground. SIGINT,
 SIGTERM or SIGHUP stop the services (SIGTERM, then SIGKILL), then PostgreSQL, then NATS.
 Data stays in the home folder.
+
+While it runs, whatever dies is started again with backoff: a service that exits, or that
+stops answering its pings while NATS is up (:mod:`axonal_stack.runner`), and NATS or
+PostgreSQL, on the same port with the same data (:mod:`axonal_stack.server_runner`).
 """
 
 from __future__ import annotations
@@ -19,19 +23,18 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from nats.aio.client import Client
+import psutil
 
 from axonal_bus.aio import cancel_and_wait
-from axonal_bus.broker import connect_nats
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
-from axonal_events import Subjects
 from axonal_stack.discovery import ServiceEntry, discover_services
-from axonal_stack.health import check_service
+from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
 from axonal_stack.runner import ServiceRunner
+from axonal_stack.server_runner import ServerRunner
 from axonal_stack.servers import ensure_database, nats_server, pick_port, postgres_server
 from axonal_stack.settings import DATABASE_NAME, StackSettings
 from axonal_stack.state import Phase, StackState, read_state, write_state
@@ -71,8 +74,9 @@ class Supervisor:
         self._lock = StackLock(self.paths.lock)
         self._servers: list[ServerProcess] = []
         self._runners: dict[str, ServiceRunner] = {}
+        self._server_runners: dict[str, ServerRunner] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._nc: Client | None = None
+        self._bus: BusWatch | None = None  # the supervisor's own connection to NATS
         self.state = StackState(home=str(settings.home), namespace=settings.namespace)
 
     def request_stop(self) -> None:
@@ -107,15 +111,18 @@ class Supervisor:
             self._lock.release()
         return 1 if failure else 0
 
-    def _update(self, phase: Phase | None = None, detail: str | None = None) -> None:
+    def _update(
+        self, phase: Phase | None = None, detail: str | None = None, level: int = logging.INFO
+    ) -> None:
         changes: dict[str, object] = {}
         if phase is not None:
             changes["phase"] = phase
         if detail is not None:
             changes["detail"] = detail
-            log.info("%s", detail)
-        services = {name: runner.state for name, runner in self._runners.items()}
-        self.state = self.state.model_copy(update={**changes, "services": services})
+            log.log(level, "%s", detail)
+        changes["services"] = {name: runner.state for name, runner in self._runners.items()}
+        changes["servers"] = {role: r.state for role, r in self._server_runners.items()}
+        self.state = self.state.model_copy(update=changes)
         write_state(self.paths.state, self.state)
         if self.on_state is not None:
             self.on_state(self.state)
@@ -139,6 +146,7 @@ class Supervisor:
             api_port=previous.api_port if previous else None,
         )
         self._runners = {}
+        self._server_runners = {}
         self._checkpoint("starting NATS")
         self._start_nats()
         self._checkpoint("starting PostgreSQL")
@@ -150,19 +158,48 @@ class Supervisor:
         self._start_services()
         await self._wait_healthy()
 
-    def _run_server(self, server: ServerProcess, timeout: float) -> None:
+    def _run_server(self, role: str, server: ServerProcess, timeout: float) -> None:
+        """Start ``server`` (or fail start-up), then keep it running."""
         try:
             server.start(timeout=timeout)
         except Exception as exc:
             raise StartupError(f"{server.name} did not start: {exc}") from exc
         self._servers.append(server)
+        runner = ServerRunner(
+            role,
+            server,
+            start_timeout=timeout,
+            on_change=self._server_changed,
+            after_restart=self._reprovision if role == "nats" else None,
+        )
+        self._server_runners[role] = runner
+        self._tasks.append(asyncio.create_task(runner.run(), name=f"server-{role}"))
+
+    def _server_changed(self, runner: ServerRunner, message: str) -> None:
+        ref = None
+        if runner.state.up and runner.server.pid is not None:
+            with contextlib.suppress(psutil.Error):  # died again already: the runner sees it
+                ref = ref_for(runner.server.pid)
+        self.state = self.state.model_copy(update={runner.role: ref})
+        self._update(detail=message, level=logging.INFO if runner.state.up else logging.WARNING)
+
+    async def _reprovision(self) -> None:
+        """Declare the streams again after NATS restarted (its store normally kept them)."""
+        bus = self._bus
+        try:
+            assert bus is not None
+            await asyncio.wait_for(bus.connected.wait(), timeout=30)
+            assert bus.nc is not None
+            await provision(bus.nc.jetstream(), bus.settings.subjects, bus.settings.stream_replicas)
+        except Exception as exc:  # noqa: BLE001 - the services still retry on their own
+            log.error("re-provisioning the streams after the NATS restart failed: %s", exc)
 
     def _start_nats(self) -> None:
         if self.settings.nats_url:
             self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
             return
         nats = nats_server(self.settings, self.state.nats_port)
-        self._run_server(nats, timeout=30)
+        self._run_server("nats", nats, timeout=30)
         assert nats.pid is not None
         self.state = self.state.model_copy(
             update={"nats_url": nats.url, "nats_port": nats.port, "nats": ref_for(nats.pid)}
@@ -173,7 +210,7 @@ class Supervisor:
             self.state = self.state.model_copy(update={"database_url": self.settings.database_url})
             return
         postgres = postgres_server(self.settings, self.state.postgres_port)
-        self._run_server(postgres, timeout=120)
+        self._run_server("postgres", postgres, timeout=120)
         assert postgres.pid is not None
         self.state = self.state.model_copy(
             update={
@@ -191,8 +228,9 @@ class Supervisor:
         assert self.state.nats_url is not None
         bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
         try:
-            self._nc = await connect_nats(bus, name="axonal-supervisor", connect_timeout=5)
-            await provision(self._nc.jetstream(), bus.subjects, bus.stream_replicas)
+            self._bus = BusWatch(bus, self._nats_server_up)
+            nc = await self._bus.connect()
+            await provision(nc.jetstream(), bus.subjects, bus.stream_replicas)
         except Exception as exc:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
@@ -223,26 +261,23 @@ class Supervisor:
         env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
         return env
 
-    async def _probe(self, service: str) -> bool:
-        if self._nc is None:
-            return False
-        subjects = Subjects(self.settings.namespace)
-        try:
-            health = await check_service(self._nc, subjects, service, timeout=1.0)
-        except Exception:  # noqa: BLE001 - a probe answers yes or no
-            return False
-        return health.healthy
+    def _nats_server_up(self) -> bool:
+        runner = self._server_runners.get("nats")
+        return runner is None or runner.up.is_set()
 
     def _start_services(self) -> None:
         env = self._service_env()
+        assert self._bus is not None
         for entry in self.services:
             runner = ServiceRunner(
                 entry,
                 env=env,
                 log_path=self.paths.service_log(entry.name),
-                probe=self._probe,
+                probe=self._bus.probe,
                 on_change=self._update,
                 stop_timeout=self.settings.stop_timeout,
+                hang_timeout=self.settings.stack_hang_timeout,
+                ping_interval=self.settings.stack_ping_interval,
             )
             self._runners[entry.name] = runner
             self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{entry.name}"))
@@ -275,10 +310,9 @@ class Supervisor:
         self._update("stopping", "stopping services")
         await cancel_and_wait(self._tasks)
         self._tasks = []
-        if self._nc is not None:
-            with contextlib.suppress(Exception):
-                await self._nc.close()
-            self._nc = None
+        if self._bus is not None:
+            await self._bus.close()
+            self._bus = None
         for server in reversed(self._servers):  # PostgreSQL, then NATS
             log.info("stopping %s", server.name)
             server.stop(timeout=self.settings.stop_timeout)
