@@ -128,6 +128,35 @@ async def test_relay_is_woken_by_notify_at_commit(pool, bus_settings, nats_clien
         await asyncio.gather(task, return_exceptions=True)
 
 
+async def test_relay_listens_again_when_its_connection_is_cut(pool, bus_settings, nats_client):
+    """A restarted PostgreSQL ends the listening connection: the relay opens a new one and
+    commits wake it again (polling alone would take minutes here)."""
+    subjects = bus_settings.subjects
+    js = nats_client.jetstream()
+    relay = OutboxRelay(pool, js, poll_interval=120)
+    task = asyncio.create_task(relay.run())
+    try:
+        await asyncio.wait_for(relay.listening.wait(), 10)
+        listeners = await pool.fetch(
+            "SELECT pid FROM pg_stat_activity "
+            "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+        )
+        assert len(listeners) == 1
+        await pool.execute("SELECT pg_terminate_backend($1)", listeners[0]["pid"])
+
+        async def listening_anew() -> bool:
+            found = await pool.fetch("SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+            return relay.listening.is_set() and [r["pid"] for r in found] not in ([], listeners)
+
+        await wait_for(listening_anew, timeout=10, message="a new listening connection")
+        await enqueue_events(pool, subjects, 1)
+        stream = subjects.stream_name(StreamKind.EVENTS)
+        await wait_for(lambda: stream_count(js, stream), timeout=5, message="relayed")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 class CountingJetStream:
     def __init__(self, js):
         self.js = js

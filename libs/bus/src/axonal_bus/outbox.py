@@ -19,7 +19,7 @@ import asyncpg
 import structlog
 from nats.js import JetStreamContext
 
-from axonal_bus.aio import wait_event
+from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
 from axonal_db import Connection, transaction
 from axonal_events import CloudEvent, EventData, Subjects
@@ -29,6 +29,8 @@ __all__ = ["OutboxRelay", "enqueue", "enqueue_many", "event_headers"]
 log = structlog.get_logger(__name__)
 # The relay of each schema listens on "<schema>_outbox"; NOTIFY is delivered at commit.
 _CHANNEL_SQL = "SELECT current_schema() || '_outbox'"
+_RELISTEN_DELAY = 1.0  # seconds before listening again on a new connection
+_MAX_RETRY_DELAY = 5.0  # the longest wait between two failed relays (an outage)
 _ENQUEUE_SQL = (
     "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
     "VALUES ($1, $2, $3, $4::text::jsonb)) "
@@ -147,16 +149,38 @@ class OutboxRelay:
         return total
 
     async def run(self) -> None:
-        """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net."""
+        """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net.
+
+        The listening connection is opened again when it is lost (PostgreSQL restarted);
+        meanwhile the poll keeps the events moving.
+        """
+        relay = asyncio.create_task(self._loop(), name="outbox-relay")
+        try:
+            while True:
+                try:
+                    await self._listen()
+                except Exception as exc:  # noqa: BLE001 - outlive PostgreSQL restarts
+                    log.warning("outbox.listen_failed", error=str(exc))
+                self.listening.clear()
+                await asyncio.sleep(_RELISTEN_DELAY)
+        finally:
+            await cancel_and_wait([relay])
+
+    async def _listen(self) -> None:
+        """Listen for commits until the listening connection is lost."""
         async with self.pool.acquire() as listener:
+            lost = asyncio.Event()
+            listener.add_termination_listener(lambda _: lost.set())
             channel = await listener.fetchval(_CHANNEL_SQL)
             await listener.add_listener(channel, self._on_notify)
             self.listening.set()
+            self._wake.set()  # rows committed while nobody listened
             try:
-                await self._loop()
+                await lost.wait()
             finally:
                 with contextlib.suppress(Exception):
                     await listener.remove_listener(channel, self._on_notify)
+            log.warning("outbox.listener_lost", channel=channel)
 
     async def _loop(self) -> None:
         failures = 0
@@ -168,7 +192,7 @@ class OutboxRelay:
             except Exception as exc:  # noqa: BLE001 - outlive NATS and PostgreSQL outages
                 failures += 1
                 log.warning("outbox.relay_failed", error=str(exc), error_type=type(exc).__name__)
-                await asyncio.sleep(min(30.0, 0.2 * 2**failures))
+                await asyncio.sleep(min(_MAX_RETRY_DELAY, 0.2 * 2**failures))
                 continue
             await wait_event(self._wake, self.poll_interval)
 

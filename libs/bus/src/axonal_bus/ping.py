@@ -64,8 +64,14 @@ async def ping(nc: Client, subjects: Subjects, service: str, timeout: float = 2.
 async def _main(service: str, timeout: float) -> int:
     settings = BusSettings()
     try:
+        # no reconnect: nats-py reads max_reconnect_attempts=0 as "forever" on a first connect
         nc = await connect_nats(
-            settings, name="axonal-ping", connect_timeout=2, max_reconnect_attempts=0
+            settings,
+            name="axonal-ping",
+            connect_timeout=2,
+            allow_reconnect=False,
+            max_reconnect_attempts=1,
+            reconnect_time_wait=0,
         )
     except Exception as exc:  # noqa: BLE001 - report, don't trace
         print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)
