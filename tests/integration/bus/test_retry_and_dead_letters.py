@@ -4,6 +4,7 @@ import itertools
 import json
 import time
 
+import asyncpg
 import pytest
 from nats.js.api import ConsumerConfig
 
@@ -15,6 +16,7 @@ from axonal_bus.outbox import event_headers
 from axonal_bus.provision import provision
 from axonal_bus.retry import RetryPolicy
 from axonal_events import RunStatus, StreamKind
+from axonal_stack.ports import free_port
 from axonal_testing.bus import make_broker, read_stream, running, stream_count
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
@@ -220,3 +222,39 @@ async def test_message_is_kept_while_the_dlq_is_unavailable(bus_settings, nats_c
         await provision(js, subjects)  # the DLQ is back
         dead = await wait_for(lambda: dead_letters(js, subjects), message="dead letter")
     assert json.loads(dead[0][1])["id"] == event.id
+
+
+async def test_a_database_outage_is_waited_out_without_spending_deliveries(
+    bus_settings, nats_client
+):
+    """While PostgreSQL refuses connections the message is kept (in progress), however long
+    that takes; once it is back the message is handled on its first delivery."""
+    subjects = bus_settings.subjects
+    outage_over = time.monotonic() + 3 * FAST.max_deliver * FAST.base_delay  # > the policy
+    handled: list[int] = []
+    closed_port = f"postgresql://postgres@127.0.0.1:{free_port()}/postgres"
+
+    async def needs_the_database(event):
+        if time.monotonic() < outage_over:
+            await asyncpg.connect(closed_port, timeout=1)  # refused: the database is down
+        handled.append(1)
+
+    broker = make_broker(bus_settings)
+    subscribe_events(
+        broker,
+        subjects,
+        durable="patient",
+        event_types=["run.*"],
+        handler=needs_the_database,
+        policy=FAST,
+    )
+    js = nats_client.jetstream()
+    event = run_event(RunStatus.RUNNING)
+    async with running(broker):
+        await js.publish(
+            subjects.event(event.event_type), event.to_json(), headers=event_headers(event)
+        )
+        await wait_for(lambda: handled, timeout=30, message="handled once the database is back")
+        info = await js.consumer_info(subjects.stream_name(StreamKind.EVENTS), "patient")
+    assert info.num_redelivered == 0
+    assert await dead_letters(js, subjects) == []

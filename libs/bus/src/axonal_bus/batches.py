@@ -6,7 +6,8 @@ per-message path of :func:`~axonal_bus.consumer.subscribe` costs more than the w
 soon as one message is there, with whatever else is ready), dead-letters those that cannot be
 decoded, hands the rest to the handler together and acknowledges them once it returns. When
 the handler raises, every message of the batch is retried with the policy's delay (or
-dead-lettered once exhausted); :class:`~axonal_bus.errors.Permanent` dead-letters the batch.
+dead-lettered once exhausted); :class:`~axonal_bus.errors.Permanent` dead-letters the batch;
+a dependency that is down is waited for (:mod:`axonal_bus.outage`).
 The verdicts are those of :mod:`axonal_bus.consumer`; only the unit of work differs.
 """
 
@@ -26,6 +27,7 @@ from nats.js.client import JetStreamContext
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.dlq import Origin, dead_letter
 from axonal_bus.errors import Permanent
+from axonal_bus.outage import retry_while_down
 from axonal_events import EventDecodeError, Subjects
 
 __all__ = ["BatchConsumer", "BatchHandler"]
@@ -130,8 +132,13 @@ async def _handle(
             await _give_up(js, subjects, spec, msg, str(exc), exc)
     if not kept:
         return
+
+    async def still_working() -> None:
+        for msg in kept:
+            await msg.in_progress()
+
     try:
-        await handler(decoded)
+        await retry_while_down(lambda: handler(decoded), still_working)
     except Permanent as exc:
         for msg in kept:
             await _give_up(js, subjects, spec, msg, str(exc), exc)

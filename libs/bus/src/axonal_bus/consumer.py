@@ -5,7 +5,9 @@ replicas split the work and each durable sees every message. A handler returns n
 (ack), raises :class:`~axonal_bus.errors.Retryable` or any unexpected error (nak with a
 growing delay; dead-lettered once the policy is exhausted) or raises
 :class:`~axonal_bus.errors.Permanent` (dead-lettered at once). A message that cannot be
-decoded is dead-lettered at once and the consumer goes on with the next one.
+decoded is dead-lettered at once and the consumer goes on with the next one. A handler that
+fails because a dependency is down is tried again in place until it is back, without
+spending the message's deliveries (:mod:`axonal_bus.outage`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from faststream.nats import ConsumerConfig, JStream, NatsBroker, NatsMessage, Pu
 from axonal_bus.broker import jetstream
 from axonal_bus.dlq import Origin, dead_letter
 from axonal_bus.errors import Permanent
+from axonal_bus.outage import retry_while_down
 from axonal_bus.retry import RetryPolicy
 from axonal_events import CATALOG, CloudEvent, EventData, EventDecodeError, StreamKind, Subjects
 
@@ -118,7 +121,8 @@ def subscribe(
                 await msg.reject()
 
         try:
-            await handler(spec.decode(raw.data))
+            message = spec.decode(raw.data)
+            await retry_while_down(lambda: handler(message), msg.in_progress)
         except (EventDecodeError, Permanent) as exc:
             await give_up(str(exc), exc)
         except Exception as exc:  # noqa: BLE001 - every other failure is worth a retry
