@@ -81,14 +81,18 @@ async def test_a_recovery_is_announced_and_a_first_time_success_is_not(
     hook = await subscribe(nats_client, notifications, receiver.url, ["run.succeeded"])
     event = run_event(RunStatus.SUCCEEDED, project=hook.project)
     await publish(nats_client, notifications, event)
-    failed = await asyncio.wait_for(heard.get(), 10)
-    assert isinstance(failed.data, NotificationFailed)
-
-    recovered = await asyncio.wait_for(heard.get(), 10)
+    failures = 0  # the 503, and any attempt a loaded machine let time out (0.5 s)
+    while isinstance(
+        (heard_now := await asyncio.wait_for(heard.get(), 10)).data, NotificationFailed
+    ):
+        assert heard_now.data.source_event_id == event.id
+        failures += 1
+    assert failures >= 1
+    recovered = heard_now
     assert recovered.type == "axonal.notification.delivered"
     data = recovered.data
     assert isinstance(data, NotificationDelivered)
-    assert (data.source_event_id, data.attempts, data.status_code) == (event.id, 2, 200)
+    assert (data.source_event_id, data.attempts, data.status_code) == (event.id, failures + 1, 200)
     assert data.latency_ms > 0
 
     second = run_event(RunStatus.SUCCEEDED, project=hook.project)
@@ -99,4 +103,5 @@ async def test_a_recovery_is_announced_and_a_first_time_success_is_not(
         return len(found) == 2 and all(d.status == "delivered" for d in found)
 
     await wait_for(both_delivered, message="both events delivered")
-    assert await _announced(database_url, hook.project) == 2  # the failure and the recovery
+    announced = await _announced(database_url, hook.project)
+    assert announced == failures + 1  # the failures and the recovery, not the second success
