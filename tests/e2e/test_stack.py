@@ -15,15 +15,18 @@ import urllib.request
 import uuid
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import nats
 import psutil
 import pytest
+from pydantic import BaseModel
 
-from axonal_bus.rpc import request
-from axonal_events import Subjects
-from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_bus import rpc
+from axonal_events import Rpc, Subjects
+from axonal_events.identity import CreateProjectRequest, ListProjectsRequest
+from axonal_events.rpcs import Identity
 from axonal_testing.stack import (
     RunningStack,
     axonal_cli,
@@ -73,11 +76,14 @@ def port(url: str) -> int:
     return parsed
 
 
-async def identity_call(nats_url: str, method: str, payload, reply_model):
+Req = TypeVar("Req", bound=BaseModel)
+Res = TypeVar("Res", bound=BaseModel)
+
+
+async def identity_call(nats_url: str, method: Rpc[Req, Res], payload: Req) -> Res:
     nc = await nats.connect(nats_url)
     try:
-        subject = Subjects("axonal").rpc("identity", method)
-        return await request(nc, subject, payload, reply_model, timeout=10)
+        return await rpc.call(nc, Subjects("axonal"), method, payload, timeout=10)
     finally:
         await nc.close()
 
@@ -199,9 +205,8 @@ def test_ctrl_c_and_down_stop_everything_and_data_is_kept(tmp_path: Path):
         created = asyncio.run(
             identity_call(
                 first["nats_url"],
-                "create_project",
+                Identity.create_project,
                 CreateProjectRequest(owner="acme", name=name),
-                Project,
             )
         )
 
@@ -217,9 +222,7 @@ def test_ctrl_c_and_down_stop_everything_and_data_is_kept(tmp_path: Path):
         processes = recorded(again.state())
         assert (again.nats_url, again.database_url) == (first["nats_url"], first["database_url"])
         listed = asyncio.run(
-            identity_call(
-                again.nats_url, "list_projects", ListProjectsRequest(owner="acme"), ProjectList
-            )
+            identity_call(again.nats_url, Identity.list_projects, ListProjectsRequest(owner="acme"))
         )
         assert created.id in {project.id for project in listed.projects}
 
