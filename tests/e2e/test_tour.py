@@ -56,9 +56,9 @@ def test_tour_dag_jobs_log_metrics_read_back_with_the_cli(stack):
     project = ("-p", "tour/dag")
     done = stack.cli("run", "-f", str(DAG), "-P", "epochs=30", *project, "--watch", timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
-    dag = _json(stack, "ops", "ls", *project, "--limit", "1")["runs"][0]
-    assert (dag["kind"], dag["status"]) == ("dag", "succeeded")
-    ops = {r["name"]: r for r in _json(stack, "ops", "ls", *project)["runs"] if r["name"]}
+    runs = _json(stack, "ops", "ls", *project)["runs"]
+    assert [(r["kind"], r["status"]) for r in runs if r["kind"] == "dag"] == [("dag", "succeeded")]
+    ops = {r["name"]: r for r in runs if r["kind"] == "job"}
     assert {ops[name]["status"] for name in ("train", "evaluate")} == {"succeeded"}
     assert ops["train"]["outputs"] == {"loss": 1 / 30}
 

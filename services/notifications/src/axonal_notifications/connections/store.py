@@ -13,7 +13,16 @@ from axonal_db import Connection
 from axonal_events.connections import ConnectionInfo, ConnectionKind, ConnectionSpec, SmtpConfig
 from axonal_notifications.domain.secrets import MASK, mask_key, mask_url
 
-__all__ = ["Resolved", "create", "delete", "get", "list_for", "resolve", "target_url"]
+__all__ = [
+    "Resolved",
+    "create",
+    "delete",
+    "disable",
+    "get",
+    "list_for",
+    "resolve",
+    "target_url",
+]
 
 _INFO = (
     "SELECT c.id, c.project, c.name, c.kind, c.url, c.settings::text AS settings, "
@@ -122,3 +131,12 @@ async def resolve(
         (row["project"], row["name"]): Resolved(row["id"], row["kind"], row["enabled"])
         for row in rows
     }
+
+
+async def disable(conn: Connection, target_id: str, reason: str) -> None:
+    """Stop delivering to the connection ``target_id`` (none: nothing changes)."""
+    await conn.execute(
+        "UPDATE connections SET enabled = false, disabled_reason = $2 WHERE id = $1",
+        target_id,
+        reason,
+    )

@@ -18,7 +18,7 @@ __all__ = [
     "add",
     "circuits",
     "claim_due",
-    "disable_target",
+    "kill_waiting",
     "list_for",
     "record",
     "release",
@@ -219,15 +219,8 @@ async def replay(conn: Connection, target_id: str, event_id: str | None) -> int:
     return int(status.rsplit(" ", 1)[1])
 
 
-async def disable_target(conn: Connection, target_id: str, reason: str) -> None:
-    """Disable a target (webhook subscription or connection); its deliveries still waiting
-    are dead (replayable)."""
-    for table in ("webhooks", "connections"):
-        await conn.execute(
-            f"UPDATE {table} SET enabled = false, disabled_reason = $2 WHERE id = $1",  # noqa: S608 - fixed names
-            target_id,
-            reason,
-        )
+async def kill_waiting(conn: Connection, target_id: str) -> None:
+    """The deliveries of a target that still wait are dead (replayable)."""
     await conn.execute(
         "UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, updated_at = now() "
         "WHERE target_id = $1 AND status IN ('pending', 'failed')",

@@ -29,12 +29,14 @@ from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_bus.outbox import enqueue_many
 from axonal_db import Connection, create_pool, transaction
 from axonal_events import Subjects
+from axonal_notifications.connections import store as connections_store
 from axonal_notifications.deliveries import store
 from axonal_notifications.domain.announcements import announcement
 from axonal_notifications.domain.breaker import Circuit, CircuitState
 from axonal_notifications.domain.deliveries import Job, Outcome, judge
 from axonal_notifications.domain.secrets import mask_url
 from axonal_notifications.ports import Sender
+from axonal_notifications.webhooks import store as webhooks_store
 
 __all__ = ["DeliveryWorker", "OpenSender", "WorkerConfig"]
 
@@ -234,7 +236,7 @@ class DeliveryWorker:
             for outcome in gone:
                 url = mask_url(outcome.job.url)
                 reason = f"{url} answered 410 Gone at {outcome.at.isoformat()}"
-                await store.disable_target(conn, outcome.job.target_id, reason)
+                await _disable(conn, outcome.job.target_id, reason)
                 log.warning("webhooks.disabled", target=outcome.job.target_id, reason=reason)
         if released:
             self._wake.set()
@@ -268,3 +270,11 @@ class DeliveryWorker:
                 "webhooks.circuit_open", url=mask_url(outcome.job.url), until=after.open_until
             )
         return after
+
+
+async def _disable(conn: Connection, target_id: str, reason: str) -> None:
+    """A target that answered 410 Gone (a subscription or a connection) is disabled; its
+    deliveries that still wait are dead (replayable)."""
+    await webhooks_store.disable(conn, target_id, reason)
+    await connections_store.disable(conn, target_id, reason)
+    await store.kill_waiting(conn, target_id)

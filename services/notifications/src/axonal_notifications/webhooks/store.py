@@ -9,7 +9,14 @@ from axonal_db import Connection
 from axonal_events.webhooks import WebhookInfo, WebhookSpec
 from axonal_notifications.domain.filters import Subscription
 
-__all__ = ["create", "delete", "get", "list_for", "subscriptions"]
+__all__ = [
+    "create",
+    "delete",
+    "disable",
+    "get",
+    "list_for",
+    "subscriptions",
+]
 
 _INFO = (
     "SELECT w.id, w.project, w.url, w.events, w.kinds, w.statuses, w.tags, w.description, "
@@ -72,3 +79,12 @@ async def subscriptions(conn: Connection, projects: Sequence[str]) -> list[Subsc
         )
         for row in rows
     ]  # fmt: skip
+
+
+async def disable(conn: Connection, target_id: str, reason: str) -> None:
+    """Stop delivering to the subscription ``target_id`` (none: nothing changes)."""
+    await conn.execute(
+        "UPDATE webhooks SET enabled = false, disabled_reason = $2 WHERE id = $1",
+        target_id,
+        reason,
+    )
