@@ -11,7 +11,6 @@ import axonal.cli
 from axonal_events import StreamKind
 from axonal_testing.bus import read_stream
 
-axonal.cli._register_core()
 URL = "/api/v1/acme/demo/events"
 STRUCTURED = {"content-type": "application/cloudevents+json"}
 

@@ -14,8 +14,6 @@ from axonal_testing.waiting import wait_for
 
 from .conftest import MAX_BYTES, PROJECT, listed, run_token
 
-axonal.cli._register_core()
-
 
 async def test_an_oversize_upload_is_413(http, platform, store):
     run = platform.add_run()

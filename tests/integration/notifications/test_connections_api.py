@@ -18,7 +18,6 @@ from axonal_testing.waiting import wait_for
 from .conftest import project, publish
 from .test_connections import hook
 
-axonal.cli._register_core()
 TOKEN_PATH = "/services/T000/B000/tokentokentoken"
 
 

@@ -19,8 +19,6 @@ from axonal_testing.waiting import wait_for
 
 from .conftest import project, publish
 
-axonal.cli._register_core()
-
 
 @pytest_asyncio.fixture
 async def http(bus_settings, notifications) -> AsyncIterator[httpx.AsyncClient]:

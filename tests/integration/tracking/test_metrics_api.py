@@ -22,8 +22,6 @@ from axonal_testing.waiting import wait_for
 
 from .conftest import batch, send
 
-axonal.cli._register_core()
-
 
 @pytest_asyncio.fixture
 async def platform(bus_settings) -> AsyncIterator[FakePlatform]:

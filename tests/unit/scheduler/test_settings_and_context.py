@@ -4,6 +4,7 @@ import asyncio
 
 from axonal_scheduler.context import Deadlines
 from axonal_scheduler.settings import SchedulerSettings
+from axonal_testing.waiting import wait_for
 
 
 def test_queue_settings_keep_their_environment_names(monkeypatch):
@@ -32,7 +33,8 @@ async def test_arming_an_agent_again_replaces_its_deadline():
     deadlines.arm("a", 0.01, lambda: work("first"))
     deadlines.arm("a", 0.02, lambda: work("second"))
     deadlines.arm("b", 0.01, lambda: work("b"))
-    await asyncio.sleep(0.1)
+    # "first" was due before "second": had it not been replaced it would be there by now
+    await wait_for(lambda: "second" in fired, timeout=5, message="the second deadline")
     assert sorted(fired) == ["b", "second"]
     await deadlines.close()
 

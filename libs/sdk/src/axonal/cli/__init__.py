@@ -59,10 +59,6 @@ def load_plugins(target: typer.Typer) -> list[str]:
     return plugins.load_plugins(target, entry_points(group=plugins.PLUGIN_GROUP))
 
 
-def _register_core() -> None:
-    """Nothing to do: the commands are found when used (kept for callers of the old API)."""
-
-
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
