@@ -62,5 +62,5 @@ async def test_killed_agent_restarted_fails_the_orphaned_run_and_leaves_no_proce
     await start_agent(name=name, work_root=tmp_path / "runs")
     final = await observed.wait_final(run_uuid)
     assert (final.status, final.reason) == ("failed", "AgentRestarted")
-    assert observed.statuses(run_uuid) == ["starting", "running", "failed"]
+    assert observed.statuses(run_uuid) == ["running", "failed"]
     await wait_for(lambda: not sleeps(marker), message="no process left")

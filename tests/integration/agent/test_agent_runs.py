@@ -30,11 +30,11 @@ def make_repo(repo: Path) -> Path:
     return repo
 
 
-async def test_exit_zero_reports_starting_running_succeeded(start_agent, observed, execute):
+async def test_exit_zero_reports_running_then_succeeded(start_agent, observed, execute):
     agent = await start_agent()
     run_uuid = await execute(job("echo hello; echo oops >&2"))
     final = await observed.wait_final(run_uuid)
-    assert observed.statuses(run_uuid) == ["starting", "running", "succeeded"]
+    assert observed.statuses(run_uuid) == ["running", "succeeded"]  # no init step: no starting
     assert final.exit_code == 0
     assert final.agent == agent.settings.name
     await wait_for(lambda: {"hello", "oops"} <= set(observed.lines(run_uuid)))
@@ -48,7 +48,7 @@ async def test_exit_code_three_fails_with_the_last_lines(start_agent, observed, 
     script = "for i in $(seq 1 30); do echo line-$i; done; exit 3"
     run_uuid = await execute(job(script))
     final = await observed.wait_final(run_uuid)
-    assert observed.statuses(run_uuid) == ["starting", "running", "failed"]
+    assert observed.statuses(run_uuid) == ["running", "failed"]
     assert (final.status, final.reason, final.exit_code) == ("failed", "ExitCode", 3)
     assert final.message is not None
     lines = final.message.splitlines()
@@ -148,6 +148,7 @@ async def test_init_file_and_git_steps(start_agent, observed, execute, tmp_path)
     run_uuid = await execute(run)
     final = await observed.wait_final(run_uuid)
     assert final.status == "succeeded", final.message
+    assert observed.statuses(run_uuid) == ["starting", "running", "succeeded"]  # init steps
     await wait_for(lambda: {"hi from file", "trained", "a,b"} <= set(observed.lines(run_uuid)))
 
 
@@ -179,7 +180,7 @@ async def test_duplicate_command_runs_once(start_agent, observed, execute, nats_
     # the second command is taken and ignored: nothing more is reported for the attempt
     second = await execute(job("echo other"))
     await observed.wait_final(second)
-    assert observed.statuses(run_uuid) == ["starting", "running", "succeeded"]
+    assert observed.statuses(run_uuid) == ["running", "succeeded"]
 
 
 async def test_heartbeats_announce_slots_and_runs(start_agent, observed):

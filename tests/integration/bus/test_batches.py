@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import time
 
 from axonal_bus.batches import BatchConsumer
 from axonal_bus.consumer import ConsumerSpec
@@ -67,6 +68,25 @@ async def test_a_batch_handler_gets_many_events_in_one_call_and_all_are_acknowle
     assert sorted(i for call in calls for i in call) == sorted(e.id for e in events)
     assert max(map(len, calls)) <= 64  # never more than a fetch
     assert len(calls) < 50  # many events per call
+
+
+async def test_an_idle_consumer_hands_over_one_event_without_waiting_for_a_full_batch(
+    bus_settings, nats_client
+):
+    js, subjects = nats_client.jetstream(), bus_settings.subjects
+    handled: list[float] = []
+
+    async def handle(batch):
+        handled.extend(time.monotonic() for _ in batch)
+
+    async with consuming(js, subjects, "idle", handle):
+        await asyncio.sleep(0.3)  # the consumer's fetch is now waiting on an empty stream
+        for expected in (1, 2):
+            sent = time.monotonic()
+            await publish(js, subjects, [run_event(RunStatus.SUCCEEDED)])
+            await wait_for(lambda n=expected: len(handled) >= n, message="the event handled")
+            # one event of a 64-event batch: handed over at once, not after the fetch's 5 s
+            assert handled[-1] - sent < 1.0
 
 
 async def test_messages_on_ignored_subjects_are_acknowledged_unread(bus_settings, nats_client):

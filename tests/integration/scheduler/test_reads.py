@@ -49,6 +49,7 @@ async def test_list_statuses_and_missing_runs(scheduler):
         "compiled",
         "queued",
         "scheduled",
+        "starting",  # recorded by the scheduler: this agent reported running at once
         "running",
         "succeeded",
     ]

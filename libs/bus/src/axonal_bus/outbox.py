@@ -24,7 +24,7 @@ from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
 from axonal_db import Connection, transaction
 from axonal_events import CloudEvent, EventData, Subjects
 
-__all__ = ["OutboxRelay", "enqueue", "enqueue_many", "event_headers"]
+__all__ = ["OutboxRelay", "PendingEvents", "enqueue", "enqueue_many", "event_headers"]
 
 log = structlog.get_logger(__name__)
 # The relay of each schema listens on "<schema>_outbox"; NOTIFY is delivered at commit.
@@ -78,15 +78,41 @@ async def enqueue_many(
 ) -> None:
     """Add ``events`` to the outbox in one statement inside the caller's open transaction,
     each to its own subject; an event already there (same id) is left as it is."""
-    if not events:
-        return
-    await conn.execute(
-        _ENQUEUE_MANY_SQL,
-        [e.id for e in events],
-        [subjects.event(e.event_type) for e in events],
-        [e.to_json() for e in events],
-        [json.dumps(event_headers(e)) for e in events],
-    )
+    pending = PendingEvents(subjects)
+    for event in events:
+        pending.add(event)
+    await pending.flush(conn)
+
+
+class PendingEvents:
+    """Events of an open transaction, written to the outbox together by :meth:`flush`.
+
+    A transaction that emits many events (a status change, then the next, then a command)
+    costs one statement instead of one per event; they keep the order they were added in.
+    """
+
+    def __init__(self, subjects: Subjects) -> None:
+        self.subjects = subjects
+        self._ids: list[str] = []
+        self._subjects: list[str] = []
+        self._payloads: list[bytes] = []
+        self._headers: list[str] = []
+
+    def add(self, event: CloudEvent[EventData], *, subject: str | None = None) -> None:
+        """Queue ``event`` for its own subject, or for ``subject`` (a command's address)."""
+        self._ids.append(event.id)
+        self._subjects.append(subject or self.subjects.event(event.event_type))
+        self._payloads.append(event.to_json())
+        self._headers.append(json.dumps(event_headers(event)))
+
+    async def flush(self, conn: Connection) -> None:
+        """Write the queued events to the outbox in ``conn``'s transaction, and forget them."""
+        if not self._ids:
+            return
+        await conn.execute(
+            _ENQUEUE_MANY_SQL, self._ids, self._subjects, self._payloads, self._headers
+        )
+        self._ids, self._subjects, self._payloads, self._headers = [], [], [], []
 
 
 class OutboxRelay:
@@ -142,11 +168,16 @@ class OutboxRelay:
         )
 
     async def drain(self) -> int:
-        """Publish everything pending now; returns how many rows were published."""
+        """Publish everything pending now; returns how many rows were published.
+
+        A batch smaller than ``batch_size`` was the last: rows committed since then have
+        notified the relay, which drains again, so no query is spent to find nothing."""
         total = 0
-        while batch := await self.relay_once():
+        while True:
+            batch = await self.relay_once()
             total += batch
-        return total
+            if batch < self.batch_size:
+                return total
 
     async def run(self) -> None:
         """Relay until cancelled: woken by NOTIFY at commit, polling as a safety net.

@@ -5,4 +5,4 @@ from axonal_agent.settings import AgentSettings
 from axonal_bus import loop
 
 if __name__ == "__main__":
-    loop.run(build_app(AgentSettings()).run())
+    loop.run(build_app(AgentSettings()).run(), spawns_processes=True)

@@ -1,8 +1,9 @@
 """One attempt of a run, from its init steps to its final report.
 
-:func:`run` prepares the folder (the executor carries out the ``init`` steps), starts the
-process, reports ``running``, waits for the exit (or the timeout, or a stop) and reports how
-it ended, with the outputs the run logged and its line count.
+:func:`run` prepares the folder (the executor carries out the ``init`` steps, after a
+``starting`` report when there are any), starts the process, reports ``running``, waits for
+the exit (or the timeout, or a stop) and reports how it ended, with the outputs the run
+logged and its line count.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     cmd, settings, executor = attempt.command, ctx.settings, ctx.executor
     steps = plan_init(cmd.run, attempt.folder, settings.artifacts_root)
     _spec(ctx, attempt)  # an invalid command fails before any init step runs
+    if steps:  # init steps take time: say so (without any, ``running`` follows at once)
+        await _mark(ctx, attempt, RunStatus.STARTING)
     await executor.prepare(attempt.folder, steps, logs)
     if attempt.stopping:
         return _stopped_early(attempt)
@@ -89,7 +92,7 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     process = attempt.process = await executor.start(_spec(ctx, attempt), logs)
     if attempt.stopping:
         attempt.request_stop(settings.stop_grace_seconds)
-    await _mark_running(ctx, attempt, process.pid)
+    await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
     timed_out = False
     try:
         code = await asyncio.wait_for(process.wait(), cmd.timeout_seconds)
@@ -147,16 +150,18 @@ def _run_token(ctx: Context, attempt: Attempt) -> str | None:
     )
 
 
-async def _mark_running(ctx: Context, attempt: Attempt, pid: int) -> None:
+async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | None = None) -> None:
+    """Report ``starting`` or ``running`` (with the process id kept for a restart)."""
     cmd = attempt.command
     async with transaction(ctx.pool) as conn:
-        await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
+        if pid is not None:
+            await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
         await report(
             ctx,
             conn,
             cmd.run_uuid,
             cmd.attempt,
-            RunStatus.RUNNING,
+            status,
             project=attempt.project,
             correlation_id=attempt.correlation_id,
         )

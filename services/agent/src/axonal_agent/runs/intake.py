@@ -1,10 +1,10 @@
 """What an offered ``ExecuteRun`` does: take the attempt within the free slots, once.
 
-An attempt is taken when its resources fit the free slots: its execution row and its
-``starting`` report are written once per command (the inbox of the consumer), then it runs
-in a task of its own until its final report. A run asked to stop before it started, or one
-whose resources cannot be read, is closed without running. One that does not fit is left
-for later (the consumer offers it again).
+An attempt is taken when its resources fit the free slots: its execution row is written
+once per command (the inbox of the consumer), then it runs in a task of its own until its
+final report. A run asked to stop before it started, or one whose resources cannot be read,
+is closed without running. One that does not fit is left for later (the consumer offers it
+again).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ async def accept(ctx: Context, event: CloudEvent[ExecuteRun], consumer: str) -> 
     attempt = Attempt(cmd, folder, event.correlationid)
 
     async def record(conn: Connection) -> bool:
-        added = await store.insert(
+        return await store.insert(
             conn,
             cmd.run_uuid,
             cmd.attempt,
@@ -69,17 +69,6 @@ async def accept(ctx: Context, event: CloudEvent[ExecuteRun], consumer: str) -> 
             str(folder),
             cmd.ttl_seconds,
         )
-        if added:
-            await report(
-                ctx,
-                conn,
-                cmd.run_uuid,
-                cmd.attempt,
-                RunStatus.STARTING,
-                project=attempt.project,
-                correlation_id=event.correlationid,
-            )
-        return added
 
     try:
         applied, added = await process_once(ctx.pool, consumer, event.id, record)

@@ -26,8 +26,8 @@ _MARGIN = 0.05
 
 async def sweep(ctx: Context) -> None:
     """Fail the started runs of every agent past its deadline, in one transaction."""
-    async with transaction(ctx.pool) as conn:
-        await fail_lost_agents(Engine.within(conn, ctx), datetime.now(UTC))
+    async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+        await fail_lost_agents(engine, datetime.now(UTC))
 
 
 async def on_heartbeat(ctx: Context, event: CloudEvent[EventData]) -> None:

@@ -36,14 +36,14 @@ async def on_events(ctx: Context, events: Sequence[Incoming]) -> None:
     projects = sorted({e.project for e in events if e.project and "/" in e.project})
     if not projects:
         return
-    async with ctx.pool.acquire() as conn:
-        rules = await store.enabled_rules(conn, projects)
+    async with ctx.pool.acquire() as reader:
+        rules = await store.enabled_rules(reader, projects)
     for event in events:  # in stream order: a later event sees what an earlier one did
         of_project = rules.get(event.project or "", [])
         fired = [(rule_id, rule) for rule_id, rule in of_project if matches(rule, event)]
         if fired or is_hook(event):
-            async with transaction(ctx.pool) as conn:
-                await react(Engine.within(conn, ctx), event, fired)
+            async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+                await react(engine, event, fired)
 
 
 def register(ctx: Context) -> None:

@@ -7,14 +7,15 @@ The flow every other one goes through. It calls :mod:`~axonal_scheduler.runs.pip
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import structlog
 
-from axonal_bus.outbox import enqueue
 from axonal_db import Connection
-from axonal_events import DONE_STATUSES, RunStatus, new_event
+from axonal_events import DONE_STATUSES, RunStatus
 from axonal_events.commands import ExecuteRun, StatusReport
 from axonal_scheduler.context import Context
 from axonal_scheduler.domain.admission import Waiting, admit
@@ -45,9 +46,13 @@ class Engine:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
 
     @classmethod
-    def within(cls, conn: Connection, ctx: Context) -> Engine:
-        """The engine of the open transaction ``conn``, with ``ctx``'s subjects and settings."""
-        return cls(Tx(conn, ctx.subjects, ctx.source), ctx.settings)
+    @asynccontextmanager
+    async def within(cls, conn: Connection, ctx: Context) -> AsyncIterator[Engine]:
+        """The engine of the open transaction ``conn``, with ``ctx``'s subjects and settings;
+        what it decided is written (history and events) when the block ends without error."""
+        engine = cls(Tx(conn, ctx.subjects, ctx.source), ctx.settings)
+        yield engine
+        await engine.tx.flush()
 
     async def create(self, run: Run) -> bool:
         """Record a new run; it takes its queue's priority unless it carries one."""
@@ -142,9 +147,8 @@ class Engine:
             timeout_seconds=float(timeout) if timeout else None,
             ttl_seconds=_seconds(ttl),
         )
-        event = new_event(command, source=self.tx.source, project=run.full_project)
-        await enqueue(
-            self.conn, self.tx.subjects, event, subject=self.tx.subjects.agent_queue(run.queue)
+        self.tx.emit(
+            command, project=run.full_project, subject=self.tx.subjects.agent_queue(run.queue)
         )
 
     async def report(self, report: StatusReport) -> None:
@@ -175,6 +179,8 @@ class Engine:
                 await self.set(run, S.QUEUED, "Retry", f"attempt {run.attempt}")
                 await self.admit(run.queue)
             return
+        if report.status is S.RUNNING and run.status is S.SCHEDULED:
+            await self.set(run, S.STARTING)  # an agent with no init steps to run starts at once
         await self.set(run, report.status, report.reason, message)
 
     def _retries_left(self, run: Run) -> bool:

@@ -27,15 +27,15 @@ log = structlog.get_logger(__name__)
 
 async def apply(ctx: Context, data: EventData, conn: Connection) -> None:
     """What one command does, inside the transaction ``conn``."""
-    engine = Engine.within(conn, ctx)
-    if isinstance(data, SubmitRun):
-        await submit(engine, data)
-    elif isinstance(data, StatusReport):
-        await engine.report(data)
-    elif isinstance(data, RunAction):
-        await actions.act(engine, data)
-    else:
-        log.info("scheduler.command_ignored", type=type(data).__name__)
+    async with Engine.within(conn, ctx) as engine:
+        if isinstance(data, SubmitRun):
+            await submit(engine, data)
+        elif isinstance(data, StatusReport):
+            await engine.report(data)
+        elif isinstance(data, RunAction):
+            await actions.act(engine, data)
+        else:
+            log.info("scheduler.command_ignored", type=type(data).__name__)
 
 
 async def on_command(ctx: Context, event: CloudEvent[EventData]) -> None:

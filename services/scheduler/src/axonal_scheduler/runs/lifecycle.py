@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import structlog
 
-from axonal_bus.outbox import enqueue
+from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection
 from axonal_events import (
     DONE_STATUSES,
+    EventData,
     HookRequested,
     NotificationFailed,
     RunDone,
@@ -31,11 +32,29 @@ log = structlog.get_logger(__name__)
 
 @dataclass
 class Tx:
-    """An open transaction and where its events go."""
+    """An open transaction, where its events go, and the history and events it has yet to
+    write: they are written together by :meth:`flush`, one statement each, before commit."""
 
     conn: Connection
     subjects: Subjects
     source: str
+    history: list[store.HistoryRow] = field(default_factory=list)
+    events: PendingEvents = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.events = PendingEvents(self.subjects)
+
+    def emit(self, data: EventData, *, project: str, subject: str | None = None) -> str:
+        """Queue an event (or a command for ``subject``); returns its id."""
+        event = new_event(data, source=self.source, project=project)
+        self.events.add(event, subject=subject)
+        return event.id
+
+    async def flush(self) -> None:
+        """Write the queued history rows and events in the open transaction."""
+        await store.add_statuses(self.conn, self.history)
+        self.history.clear()
+        await self.events.flush(self.conn)
 
 
 def _fact(
@@ -56,18 +75,16 @@ def _fact(
     )
 
 
-async def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> None:
-    await store.add_status(tx.conn, run.uuid, run.status, run.reason, run.message, now)
-    event = new_event(
-        _fact(run, run.status, previous, now), source=tx.source, project=run.full_project
-    )
-    await enqueue(tx.conn, tx.subjects, event)
+def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> None:
+    tx.history.append(store.HistoryRow(run.uuid, run.status, run.reason, run.message, now))
+    project = run.full_project
+    tx.emit(_fact(run, run.status, previous, now), project=project)
     if run.status in DONE_STATUSES:
         finished = run.finished_at or now
         duration = (finished - run.started_at).total_seconds() if run.started_at else None
         done = RunDone(
             run_uuid=run.uuid,
-            project=run.full_project,
+            project=project,
             name=run.name,
             kind=run.kind,
             pipeline_uuid=run.pipeline_uuid,
@@ -78,18 +95,13 @@ async def _emit(tx: Tx, run: Run, previous: RunStatus | None, now: datetime) -> 
             duration_seconds=max(0.0, duration) if duration is not None else None,
             outputs=dict(run.outputs),
         )
-        done_event = new_event(done, source=tx.source, project=run.full_project)
-        await enqueue(tx.conn, tx.subjects, done_event)
+        done_event_id = tx.emit(done, project=project)
         fired, failed = _hooks(run)
         for hook in fired:
-            event = new_event(hook, source=tx.source, project=run.full_project)
-            await enqueue(tx.conn, tx.subjects, event)
+            tx.emit(hook, project=project)
         for failure in failed:
             log.warning("run.hook_failed", run=run.uuid, error=failure.error)
-            data = _hook_failure(run, failure, done_event.id)
-            await enqueue(
-                tx.conn, tx.subjects, new_event(data, source=tx.source, project=run.full_project)
-            )
+            tx.emit(_hook_failure(run, failure, done_event_id), project=project)
 
 
 def _hook_failure(run: Run, failure: FailedHook, done_event_id: str) -> NotificationFailed:
@@ -150,7 +162,7 @@ async def record_created(tx: Tx, run: Run) -> bool:
     run.status, run.created_at = RunStatus.CREATED, now
     if not await store.insert_run(tx.conn, run):
         return False
-    await _emit(tx, run, None, now)
+    _emit(tx, run, None, now)
     return True
 
 
@@ -179,5 +191,5 @@ async def set_status(
     if status in DONE_STATUSES and run.finished_at is None:
         run.finished_at = now
     await store.update_run(tx.conn, run)
-    await _emit(tx, run, previous, now)
+    _emit(tx, run, previous, now)
     return True

@@ -131,18 +131,17 @@ async def advance(engine: RunControl, pipeline_uuid: str) -> None:
     parent = await store.lock_run(engine.conn, pipeline_uuid)
     if parent is None or parent.status in DONE_STATUSES:
         return
-    while await _step(engine, parent):
-        pass
     kids = await store.children(engine.conn, parent.uuid)
+    while await _step(engine, parent, kids):  # each change is made on these very objects
+        pass
     stopping = parent.reason if parent.status is S.STOPPING else None
     final = pipeline_status([k.status for k in kids], stopping_reason=stopping)
     if final is not None:
         await engine.set(parent, final, parent.reason if stopping else None)
 
 
-async def _step(engine: RunControl, parent: Run) -> bool:
+async def _step(engine: RunControl, parent: Run, kids: list[Run]) -> bool:
     """One pass over the waiting children; ``True`` if any of them moved."""
-    kids = await store.children(engine.conn, parent.uuid)
     by_name = {k.op_name: k for k in kids if k.op_name}
     limit = _concurrency(parent)
     active = sum(1 for k in kids if k.status not in DONE_STATUSES and k.status not in WAITING)

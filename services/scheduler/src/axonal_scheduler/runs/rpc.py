@@ -126,8 +126,8 @@ async def logs(ctx: Context, request: ReadLogs) -> LogPage:
 
 
 async def track_run(ctx: Context, request: TrackRun) -> RunInfo:
-    async with transaction(ctx.pool) as conn:
-        run = await tracked.track(Engine.within(conn, ctx), request)
+    async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+        run = await tracked.track(engine, request)
     return run_info(run)
 
 
@@ -138,8 +138,8 @@ async def update_run(ctx: Context, request: UpdateRun) -> RunInfo:
 
 
 async def end_run(ctx: Context, request: EndRun) -> RunInfo:
-    async with transaction(ctx.pool) as conn:
-        run = await tracked.end(Engine.within(conn, ctx), request)
+    async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+        run = await tracked.end(engine, request)
     return run_info(run)
 
 

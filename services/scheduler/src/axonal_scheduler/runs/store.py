@@ -4,17 +4,19 @@ that reported on each."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from axonal_db import Connection
 from axonal_events import RunStatus
 from axonal_events.runs import StatusChange
 
 __all__ = [
+    "HistoryRow",
     "Run",
-    "add_status",
+    "add_statuses",
     "cached",
     "child_counts",
     "children",
@@ -182,22 +184,29 @@ async def children(conn: Connection, pipeline_uuid: str) -> list[Run]:
     return [_run(row) for row in rows]
 
 
-async def add_status(
-    conn: Connection,
-    uuid: str,
-    status: RunStatus,
-    reason: str | None,
-    message: str | None,
-    at: datetime,
-) -> None:
+class HistoryRow(NamedTuple):
+    """One status change of a run, as its history keeps it."""
+
+    run_uuid: str
+    status: RunStatus
+    reason: str | None
+    message: str | None
+    at: datetime
+
+
+async def add_statuses(conn: Connection, rows: Sequence[HistoryRow]) -> None:
+    """Append ``rows`` to the runs' histories, in order, in one statement."""
+    if not rows:
+        return
     await conn.execute(
         "INSERT INTO run_statuses (run_uuid, status, reason, message, at) "
-        "VALUES ($1, $2, $3, $4, $5)",
-        uuid,
-        status.value,
-        reason,
-        message,
-        at,
+        "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], "
+        "$5::timestamptz[])",
+        [r.run_uuid for r in rows],
+        [r.status.value for r in rows],
+        [r.reason for r in rows],
+        [r.message for r in rows],
+        [r.at for r in rows],
     )
 
 
