@@ -39,10 +39,9 @@ class User:
         created = self.cli_json("run", "-f", str(path), *extra)
         return str(created["uuid"])
 
-    def get(self, uuid: str) -> dict[str, Any] | None:
+    def get(self, uuid: str) -> dict[str, Any]:
+        """The run; a submit has answered only once the run exists, so never a 404."""
         response = self.http.get(f"{self.base}/{uuid}")
-        if response.status_code == 404:  # submitted, not recorded yet
-            return None
         response.raise_for_status()
         found: dict[str, Any] = response.json()
         return found
@@ -50,7 +49,7 @@ class User:
     def wait_status(self, uuid: str, *wanted: str, timeout: float = 30) -> dict[str, Any]:
         def reached() -> dict[str, Any] | None:
             run = self.get(uuid)
-            return run if run is not None and run["status"] in wanted else None
+            return run if run["status"] in wanted else None
 
         return wait_for_sync(reached, timeout=timeout, message=f"run {uuid} {wanted}")
 

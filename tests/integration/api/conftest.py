@@ -22,6 +22,7 @@ def api_settings(bus_settings, **extra) -> ApiSettings:
         nats_url=bus_settings.nats_url,
         namespace=bus_settings.namespace,
         api_rpc_timeout=2.0,
+        api_apply_wait=0.0,  # the fake scheduler reads commands but announces nothing
         **extra,
     )
 

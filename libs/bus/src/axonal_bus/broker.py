@@ -14,7 +14,7 @@ from nats.js import JetStreamContext
 from axonal_bus.log import LogContextMiddleware
 from axonal_bus.settings import BusSettings
 
-__all__ = ["connect_nats", "create_broker", "jetstream"]
+__all__ = ["connect_nats", "core", "create_broker", "jetstream"]
 
 log = structlog.get_logger(__name__)
 
@@ -56,6 +56,12 @@ def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> Nats
         **_auth(settings),
         **kwargs,
     )
+
+
+def core(broker: NatsBroker) -> Client:
+    """The core NATS client of a connected broker (for plain, unstored messages)."""
+    client: Client = broker.config.connection_state.connection
+    return client
 
 
 def jetstream(broker: NatsBroker) -> JetStreamContext:

@@ -95,6 +95,10 @@ class Subjects:
     def commands(self, service: str) -> str:
         return f"{self.namespace}.cmd.{_token(service, 'service')}.>"
 
+    def applied(self, command_id: str) -> str:
+        """Core NATS notice that the command ``command_id`` is applied (committed)."""
+        return f"{self.namespace}.applied.{_token(command_id, 'command id')}"
+
     def rpc(self, service: str, method: str) -> str:
         return f"{self.namespace}.rpc.{_token(service, 'service')}.{_token(method, 'method')}"
 

@@ -54,6 +54,7 @@ class FakePlatform:
     children: int = 0
     submitted: list[SubmitRun] = field(default_factory=list)
     _finishing: set[str] = field(default_factory=set)
+    _notices: tuple[Client, Subjects] | None = None  # where "applied" notices go, once following
 
     def add_run(
         self,
@@ -96,8 +97,15 @@ class FakePlatform:
         return run
 
     async def on_submit(self, msg: Msg) -> None:
-        submit = SubmitRun.model_validate(json.loads(msg.data)["data"])
+        envelope = json.loads(msg.data)
+        submit = SubmitRun.model_validate(envelope["data"])
         self.submitted.append(submit)
+        self._record(submit)
+        if self._notices is not None:  # applied, as the scheduler announces it
+            nc, subjects = self._notices
+            await nc.publish(subjects.applied(envelope["id"]), b"")
+
+    def _record(self, submit: SubmitRun) -> None:
         kind = "matrix" if self.children else "job"
         run = RunInfo(
             uuid=submit.run_uuid,
@@ -154,6 +162,7 @@ class FakePlatform:
     async def follow_submits(self, nc: Client, subjects: Subjects) -> None:
         """Create the runs the api submits (a plain core subscription, which never replies:
         a FastStream subscriber would answer the publisher's PubAck inbox)."""
+        self._notices = (nc, subjects)
         await nc.subscribe(subjects.command("scheduler", "submit"), cb=self.on_submit)
 
     def serve(self, broker: NatsBroker, subjects: Subjects) -> None:

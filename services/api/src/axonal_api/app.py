@@ -57,7 +57,12 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         broker = create_broker(settings, service="api")
         serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
         await broker.start()
-        app.state.gateway = Gateway(nc, settings.subjects, timeout=settings.api_rpc_timeout)
+        app.state.gateway = Gateway(
+            nc,
+            settings.subjects,
+            timeout=settings.api_rpc_timeout,
+            apply_wait=settings.api_apply_wait,
+        )
         log.info("api.started", nats=settings.nats_url, port=settings.api_port)
         try:
             yield

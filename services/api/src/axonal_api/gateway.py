@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, TypeVar
 
+import structlog
 from nats.aio.client import Client
+from nats.errors import TimeoutError as NatsTimeoutError
 from pydantic import BaseModel
 
 from axonal_bus import rpc
@@ -19,6 +22,7 @@ Req = TypeVar("Req", bound=BaseModel)
 Res = TypeVar("Res", bound=BaseModel)
 
 SOURCE = "axonal/api"
+log = structlog.get_logger(__name__)
 
 
 class CommandNotAcknowledged(AxonalError):
@@ -28,11 +32,14 @@ class CommandNotAcknowledged(AxonalError):
 class Gateway:
     """Calls services over ``nc`` (core NATS) and publishes commands with a PubAck."""
 
-    def __init__(self, nc: Client, subjects: Subjects, *, timeout: float) -> None:
+    def __init__(
+        self, nc: Client, subjects: Subjects, *, timeout: float, apply_wait: float = 0.0
+    ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.subjects = subjects
         self.timeout = timeout
+        self.apply_wait = apply_wait
 
     async def call(self, method: Rpc[Req, Res], request: Req) -> Res:
         """Call ``method``; raises the bus's RPC errors."""
@@ -48,11 +55,33 @@ class Gateway:
         await self._publish(subject, event.to_json(), {"Nats-Msg-Id": message_id(event)})
         return subject
 
-    async def command(self, service: str, verb: str, data: EventData, **extra: Any) -> str:
-        """Publish ``data`` as a command, wait for JetStream's ack; return the envelope id."""
+    async def command(
+        self, service: str, verb: str, data: EventData, *, applied: bool = False, **extra: Any
+    ) -> str:
+        """Publish ``data`` as a command, wait for JetStream's ack; return the envelope id.
+
+        ``applied``: then wait (up to ``apply_wait`` seconds) for the service's notice that
+        the command is applied, so that the caller's next read sees its effect. Past that
+        wait the command is still stored, and applied as soon as the service gets to it.
+        """
         event = new_event(data, source=SOURCE, **extra)
-        subject = self.subjects.command(service, verb)
-        await self._publish(subject, event.to_json(), event_headers(event))
+        subject, payload, headers = (
+            self.subjects.command(service, verb),
+            event.to_json(),
+            event_headers(event),
+        )
+        if not (applied and self.apply_wait > 0):
+            await self._publish(subject, payload, headers)
+            return str(event.id)
+        notice = await self.nc.subscribe(self.subjects.applied(event.id), max_msgs=1)
+        try:
+            await self._publish(subject, payload, headers)
+            await notice.next_msg(timeout=self.apply_wait)
+        except NatsTimeoutError:
+            log.warning("command.not_applied_yet", subject=subject, waited=self.apply_wait)
+        finally:
+            with contextlib.suppress(Exception):  # already gone once its one message came
+                await notice.unsubscribe()
         return str(event.id)
 
     async def _publish(self, subject: str, payload: bytes, headers: dict[str, str]) -> None:

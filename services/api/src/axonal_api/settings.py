@@ -23,6 +23,12 @@ class ApiSettings(BusSettings):
     api_token: SecretStr | None = None
     run_token_secret: SecretStr | None = None
     api_rpc_timeout: float = Field(default=5.0, gt=0, description="Seconds to wait for an RPC.")
+    api_apply_wait: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds a submit or run action waits to be applied before it answers "
+        "(then the client's next read sees it); past that it answers, and is applied later.",
+    )
     artifacts_url: str | None = Field(default=None, description="file:///path, a path or s3://")
     artifact_max_bytes: int = Field(default=5 * 2**30, gt=0, description="Largest upload.")
     log_level: str = "INFO"

@@ -84,7 +84,12 @@ async def create_run(
         name=body.name,
     )
     await gw.command(
-        "scheduler", "submit", submit, project=f"{owner}/{project}", event_id=command_id
+        "scheduler",
+        "submit",
+        submit,
+        applied=True,
+        project=f"{owner}/{project}",
+        event_id=command_id,
     )
     return RunCreated(uuid=run_uuid, owner=owner, project=project)
 
@@ -146,7 +151,7 @@ async def _act(
     run = await get_run_checked(gw, owner, project, run_uuid)
     new_uuid = uuid.uuid4().hex if verb == "restart" else None
     action = RunAction(verb=verb, run_uuid=run.uuid, new_run_uuid=new_uuid)
-    await gw.command("scheduler", verb, action, project=f"{owner}/{project}")
+    await gw.command("scheduler", verb, action, applied=True, project=f"{owner}/{project}")
     return ActionAccepted(uuid=run.uuid, action=verb, new_uuid=new_uuid)
 
 

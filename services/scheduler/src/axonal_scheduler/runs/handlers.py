@@ -1,7 +1,9 @@
 """Consumer: scheduler commands (``cmd.scheduler.*``): submit, agents' reports, run actions.
 
 One durable (``scheduler``), one command at a time per replica, each applied once
-(inbox-deduplicated by envelope id) in one transaction with the events it emits.
+(inbox-deduplicated by envelope id) in one transaction with the events it emits. Once a
+user's command (submit, action) is applied, a notice on ``<ns>.applied.<command id>`` tells
+the api, which answers its client only then: the client's next read sees its write.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from functools import partial
 
 import structlog
 
+from axonal_bus.broker import core
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.inbox import process_once
 from axonal_db import Connection
@@ -40,6 +43,8 @@ async def apply(ctx: Context, data: EventData, conn: Connection) -> None:
 
 async def on_command(ctx: Context, event: CloudEvent[EventData]) -> None:
     await process_once(ctx.pool, ctx.name, event.id, partial(apply, ctx, event.data))
+    if isinstance(event.data, SubmitRun | RunAction):  # applied now, or by an earlier delivery
+        await core(ctx.broker).publish(ctx.subjects.applied(event.id), b"")
 
 
 def register(ctx: Context) -> None:
