@@ -16,33 +16,14 @@ from axonal_events.catalog import RunStatus
 from axonal_events.traces import PageMeta, TraceView
 
 __all__ = [
-    "ActionAccepted",
     "ComparedRun",
     "EventAccepted",
     "EventsAccepted",
     "MetricsAccepted",
     "RunComparison",
-    "RunCreated",
     "TraceRow",
     "TraceRows",
 ]
-
-
-class RunCreated(Payload):
-    """``POST .../runs``: the submit is accepted; the scheduler creates the run."""
-
-    uuid: str
-    owner: str
-    project: str
-    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
-
-
-class ActionAccepted(Payload):
-    """``POST .../runs/{uuid}/{verb}`` and ``DELETE .../runs/{uuid}``."""
-
-    uuid: str
-    action: str
-    new_uuid: str | None = Field(default=None, description="The copy a restart creates.")
 
 
 class MetricsAccepted(Payload):

@@ -11,12 +11,14 @@ from axonal_events.base import Payload
 from axonal_events.catalog.run import RunStatus
 
 __all__ = [
+    "ActionAccepted",
     "EndRun",
     "GetRun",
     "ListRuns",
     "LogLine",
     "LogPage",
     "ReadLogs",
+    "RunCreated",
     "RunInfo",
     "RunList",
     "StatusChange",
@@ -140,3 +142,21 @@ class LogPage(Payload):
     run_uuid: str
     lines: list[LogLine]
     done: bool = Field(description="The run is done: no more lines will come.")
+
+
+class RunCreated(Payload):
+    """``POST .../runs``: the submit is stored, and recorded by the scheduler (the api waits
+    for that, within ``AXONAL_API_APPLY_WAIT``)."""
+
+    uuid: str
+    owner: str
+    project: str
+    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
+
+
+class ActionAccepted(Payload):
+    """``POST .../runs/{uuid}/{verb}`` and ``DELETE .../runs/{uuid}``."""
+
+    uuid: str
+    action: str
+    new_uuid: str | None = Field(default=None, description="The copy a restart creates.")

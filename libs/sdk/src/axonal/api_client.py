@@ -108,7 +108,12 @@ class ApiClient:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.base_url = base_url
         self._http = httpx.Client(
-            base_url=base_url, headers=headers, timeout=timeout, transport=transport
+            base_url=base_url,
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+            # plain HTTP never uses TLS: skip building a context (50 ms of every CLI command)
+            verify=not base_url.startswith("http://"),
         )
 
     def close(self) -> None:

@@ -77,7 +77,7 @@ def statuses(
     """Show the status history of a run (with --watch, live until the run is done)."""
     from rich.live import Live  # noqa: PLC0415
 
-    from axonal.cli.views.runs import statuses_table, wait_until_exists  # noqa: PLC0415
+    from axonal.cli.views.runs import pauses, statuses_table, wait_until_exists  # noqa: PLC0415
     from axonal_events.runs import RunInfo, StatusHistory  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
@@ -88,6 +88,7 @@ def statuses(
             return
         wait_until_exists(client, path)
         screen = None if as_json else Live(console=console, auto_refresh=False)
+        waits = pauses()
         with screen or contextlib.nullcontext():
             while True:
                 history = client.get(f"{path}/statuses", StatusHistory)
@@ -95,7 +96,7 @@ def statuses(
                     screen.update(statuses_table(history), refresh=True)
                 if client.get(path, RunInfo).status in DONE:
                     break
-                time.sleep(0.5)
+                time.sleep(next(waits))
     if as_json:
         print_json(history)
 
@@ -147,7 +148,7 @@ def logs(
 
 
 def _act(verb: str, run_uuid: str, project: str | None, as_json: bool, api_url: str | None) -> None:
-    from axonal_events.answers import ActionAccepted  # noqa: PLC0415
+    from axonal_events.runs import ActionAccepted  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid, verb))
     with api(api_url) as client:
@@ -234,7 +235,7 @@ def rm(
     api_url: ApiUrl = None,
 ) -> None:
     """Delete a run (a running one is stopped first); its records disappear from listings."""
-    from axonal_events.answers import ActionAccepted  # noqa: PLC0415
+    from axonal_events.runs import ActionAccepted  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
     if not (yes or as_json) and not typer.confirm(f"Delete run {run_uuid}?"):

@@ -45,7 +45,7 @@ def run(
 
     With --watch, show its status live until it is done, and exit 1 unless it succeeds.
     """
-    from axonal_events.answers import RunCreated  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal_events.runs import RunCreated  # noqa: PLC0415 - keep `axonal --help` fast
     from axonal_spec import SpecError  # noqa: PLC0415
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415
 

@@ -14,14 +14,15 @@ from axonal_api.errors import ApiError
 from axonal_api.idempotency import submit_ids
 from axonal_api.validation import problems_of, validate_submission
 from axonal_events import RunStatus
-from axonal_events.answers import ActionAccepted, RunCreated
 from axonal_events.commands import RunAction, SubmitRun
 from axonal_events.rpcs import Scheduler
 from axonal_events.runs import (
+    ActionAccepted,
     GetRun,
     ListRuns,
     LogPage,
     ReadLogs,
+    RunCreated,
     RunInfo,
     RunList,
     StatusHistory,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rich import box
@@ -18,9 +19,19 @@ if TYPE_CHECKING:
     from axonal.cli.api import Api
     from axonal_events.runs import RunInfo, RunList, StatusHistory
 
-__all__ = ["run_details", "runs_table", "statuses_table", "wait_until_exists", "watch_run"]
+__all__ = [
+    "pauses",
+    "run_details",
+    "runs_table",
+    "statuses_table",
+    "wait_until_exists",
+    "watch_run",
+]
 
+#: The longest pause between two reads of a watched run.
 POLL = 0.5
+#: The first pause: a short run is seen done within a few tens of milliseconds of its end.
+FIRST_POLL = 0.02
 #: Seconds a just-submitted run may take to exist (the scheduler creates it from the command).
 APPEAR_WITHIN = 30.0
 
@@ -86,6 +97,15 @@ def statuses_table(history: StatusHistory) -> Table:
     return table
 
 
+def pauses() -> Iterator[float]:
+    """Pauses between reads of a watched run: from ``FIRST_POLL``, half as long again each
+    time, up to ``POLL`` (a no-op job ends within one of the first, a long run costs little)."""
+    pause = FIRST_POLL
+    while True:
+        yield pause
+        pause = min(POLL, pause * 1.5)
+
+
 def wait_until_exists(client: Api, run_path: str) -> RunInfo:
     """The run at ``run_path``, waiting a little for one just submitted to be created."""
     from axonal_events.runs import RunInfo  # noqa: PLC0415
@@ -126,6 +146,7 @@ def watch_run(client: Api, runs_path: str, run_uuid: str, *, live: bool = True) 
         return Group(head, progress) if has_children else Group(head)
 
     screen = Live(console=console, transient=False, auto_refresh=False) if live else None
+    waits = pauses()
     with screen or contextlib.nullcontext():
         while True:  # a new run exists once the scheduler has read the submit
             run = wait_until_exists(client, f"{runs_path}/{run_uuid}")
@@ -137,7 +158,7 @@ def watch_run(client: Api, runs_path: str, run_uuid: str, *, live: bool = True) 
                 screen.update(view(run, has_children), refresh=True)
             if run.status in DONE:
                 break
-            time.sleep(POLL)
+            time.sleep(next(waits))
     if screen is not None:
         console.print()  # the live view leaves the cursor on its last line
     return run
