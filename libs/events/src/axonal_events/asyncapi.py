@@ -122,6 +122,17 @@ def asyncapi_document(
         reply=PingReply,
     )
     channels["rpc.ping"]["parameters"] = {"service": {"description": "The service asked."}}
+    channels["applied"] = {
+        "address": f"{subjects.namespace}.applied.{{commandId}}",
+        "parameters": {"commandId": {"description": "The envelope id of the command."}},
+        "messages": {"Applied": {"$ref": "#/components/messages/Applied"}},
+    }
+    messages["Applied"] = {
+        "summary": "Core NATS, empty: a user's command (submit, run action) is applied; the api "
+        "answers its client only then, so the next read sees the write.",
+        "payload": {"type": "string", "maxLength": 0},
+    }
+    operations["applied"] = {"action": "send", "channel": {"$ref": "#/channels/applied"}}
     return {
         "asyncapi": "3.0.0",
         "info": {
