@@ -2,8 +2,8 @@
 
 As in Polyaxon 2.18, components and operations share every field and differ only by
 ``kind`` (optional). ``version`` is accepted and ignored. An operation points at its
-component through at most one reference (``hubRef``, ``dagRef``, ``urlRef``, ``pathRef``,
-``component``), unless it is a preset. The 2.18 root shortcuts (``container``, ``cmd``,
+component through at most one of ``hubRef``, ``dagRef``, ``urlRef``, ``pathRef`` (unless it
+is a preset) or an inline ``component``; both together are valid and the component wins. The 2.18 root shortcuts (``container``, ``cmd``,
 ``env``, ``resources``, ``ports``, ``environment``, ``init``, ``connections``, ``sidecars``,
 ``volumes``) are kept as written; the compiler lowers them into ``run``.
 """
@@ -143,7 +143,8 @@ class Polyaxonfile(SpecModel):
 
     @property
     def references(self) -> list[ReferenceKind]:
-        """Every reference set (at most one unless this is a preset)."""
+        """Every reference set: at most one of ``hubRef``/``dagRef``/``urlRef``/``pathRef``
+        (unless this is a preset), plus possibly an inline ``component``."""
         pairs: tuple[tuple[ReferenceKind, object], ...] = (
             ("hub", self.hub_ref),
             ("dag", self.dag_ref),
@@ -155,8 +156,14 @@ class Polyaxonfile(SpecModel):
 
     @property
     def reference_kind(self) -> ReferenceKind | None:
-        """How an operation finds its component: ``hub``/``dag``/``url``/``path``/``component``."""
+        """How an operation finds its component: ``hub``/``dag``/``url``/``path``/``component``.
+
+        As in Polyaxon, an inline ``component`` next to a named reference is that reference
+        already resolved (what a client stores after following it): the component wins.
+        """
         references = self.references
+        if "component" in references:
+            return "component"
         return references[0] if references else None
 
     @property
