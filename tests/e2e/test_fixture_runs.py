@@ -27,7 +27,8 @@ time.
 | matrices/mapping-flow.yaml | after simulate.yaml, patch | pathRef, git |
 | dags/tune-dag.yaml | patch (own test) | urlRef ops -> typed.yaml inlined, git |
 | matrices/grid-required.yaml | as is | `echo`; the matrix gives the required inputs |
-| dags/hub-and-component.yaml, jobs/hub-and-component.yaml | as is | `echo`; the inline component wins over the reference |
+| dags/hub-and-component.yaml | as is | `echo`; the inline component wins over the reference |
+| jobs/hub-and-component.yaml | as is | `echo`; the inline component wins over the reference |
 
 The "after" files refer to another fixture (``urlRef`` needs the network; a ``pathRef``
 would be inlined by the CLI, but the patch must reach the referenced component's ``init``):

@@ -162,7 +162,8 @@ def test_an_adaptive_matrix_gives_its_search_space_and_no_points():
 
 #: A matrix of each kind setting ``lr`` and ``bs`` (the two required inputs), one way or another.
 BINDING_MATRICES = {
-    "grid": "{kind: grid, params: {lr: {kind: choice, value: [1]}, bs: {kind: choice, value: [8]}}}",
+    "grid": "{kind: grid, params: {lr: {kind: choice, value: [1]},"
+    " bs: {kind: choice, value: [8]}}}",
     "random": "{kind: random, numRuns: 1, params: {lr: {kind: uniform, value: [0, 1]},"
     " bs: {kind: choice, value: [8]}}}",
     "mapping": "{kind: mapping, values: [{lr: 0.1, bs: 8}]}",

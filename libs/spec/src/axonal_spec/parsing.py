@@ -23,7 +23,7 @@ from axonal_spec.errors import Problem, SpecError, join_location
 from axonal_spec.models import Polyaxonfile
 from axonal_spec.models.fields import TAG_PREFIX, RuleViolation, show
 
-__all__ = ["load", "parse_text", "spec_error"]
+__all__ = ["error_paths", "load", "parse_text", "spec_error"]
 
 _EXPECTED = {
     "string_type": "a string",
@@ -119,6 +119,18 @@ def spec_error(
     return SpecError(problems, source=source)
 
 
+def error_paths(exc: ValidationError) -> list[list[str | int]]:
+    """Where each problem of ``exc`` (raised validating a :class:`Polyaxonfile`) lies: the
+    path of keys and indexes in the file's spelling."""
+    paths: list[list[str | int]] = []
+    for error in exc.errors():
+        path = _file_location(Polyaxonfile, error["loc"])
+        cause = (error.get("ctx") or {}).get("error")
+        subs = [sub for sub, _ in cause.problems] if isinstance(cause, RuleViolation) else [()]
+        paths.extend([*path, *sub] for sub in subs)
+    return paths
+
+
 def _read(source: str | Path, location: str | None) -> Any:
     if isinstance(source, Path):
         try:
@@ -155,7 +167,10 @@ def _problems(error: ErrorDetails, root: Any, prefix: Sequence[str | int]) -> li
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
     cause = ctx.get("error")
     if isinstance(cause, RuleViolation):
-        return [Problem(join_location(*path, *sub), message) for sub, message in cause.problems]
+        return [
+            Problem(join_location(*path, *sub), message, cause.hints.get(sub))
+            for sub, message in cause.problems
+        ]
     if kind == "spec_kind":
         got = value.get("kind") if isinstance(value, Mapping) else None
         detail = "kind is missing" if got is None else f"got {show(got)}"

@@ -3,9 +3,10 @@
 As in Polyaxon 2.18, components and operations share every field and differ only by
 ``kind`` (optional). ``version`` is accepted and ignored. An operation points at its
 component through at most one of ``hubRef``, ``dagRef``, ``urlRef``, ``pathRef`` (unless it
-is a preset) or an inline ``component``; both together are valid and the component wins. The 2.18 root shortcuts (``container``, ``cmd``,
-``env``, ``resources``, ``ports``, ``environment``, ``init``, ``connections``, ``sidecars``,
-``volumes``) are kept as written; the compiler lowers them into ``run``.
+is a preset) or an inline ``component``; both together are valid and the component wins.
+The 2.18 root shortcuts (``container``, ``cmd``, ``env``, ``resources``, ``ports``,
+``environment``, ``init``, ``connections``, ``sidecars``, ``volumes``) are kept as written;
+the compiler lowers them into ``run``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from axonal_spec.models.helpers import (
     TriggerPolicy,
 )
 from axonal_spec.models.io import IO
-from axonal_spec.models.k8s import Container, Environment, Init, Quantity, ResourceRange
+from axonal_spec.models.k8s import Container, Environment, Init, Quantity, ResourceRange, Volume
 from axonal_spec.models.params import Params
 from axonal_spec.models.rules import check_polyaxonfile
 from axonal_spec.models.runtimes import RunOrPatch, Runtime
@@ -115,7 +116,7 @@ class Polyaxonfile(SpecModel):
     init: list[Init] | None = None
     connections: list[str] | None = None
     sidecars: list[Container] | None = None
-    volumes: list[dict[str, Any]] | None = None
+    volumes: list[Volume] | None = None
 
     @model_validator(mode="before")
     @classmethod
