@@ -21,7 +21,7 @@ from axonal_spec.outcome import CompiledOperation
 from axonal_spec.parsing import load, parse_text
 from axonal_spec.salvage import salvage
 
-__all__ = ["CheckResult", "check"]
+__all__ = ["CheckResult", "check", "with_later_phases"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def check(
     except SpecError as exc:
         if len(paths) > 1 or presets:
             raise
-        raise _with_later_phases(exc, paths[0], options) from None
+        raise _file_with_later_phases(exc, paths[0], options) from None
     preset_docs = _load_all([Path(p) for p in presets])
     if len(docs) == 1 and not preset_docs and docs[0].is_fragment and not params:
         return CheckResult(docs[0], None, paths)
@@ -95,17 +95,32 @@ def check(
     return CheckResult(doc, compiled, paths)
 
 
-def _with_later_phases(exc: SpecError, path: Path, options: CompileOptions) -> SpecError:
-    """``exc`` (the schema problems of ``path``) plus what compiling the rest finds."""
+def _file_with_later_phases(exc: SpecError, path: Path, options: CompileOptions) -> SpecError:
     try:
-        document = parse_text(path.read_text(encoding="utf-8"), location=str(path))
-    except (OSError, UnicodeDecodeError, SpecError):
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return exc  # already reported by load
+    return with_later_phases(exc, text, options, origin=path.resolve())
+
+
+def with_later_phases(
+    exc: SpecError,
+    source: str | Mapping[str, Any],
+    options: CompileOptions,
+    *,
+    origin: Path | None = None,
+) -> SpecError:
+    """``exc``, the schema problems of one document (``source``: its text or data), plus the
+    problems compiling the rest finds when the schema problems leave it independent."""
+    try:
+        document = parse_text(source, location=exc.source) if isinstance(source, str) else source
+    except SpecError:
         return exc
-    salvaged = salvage(document) if isinstance(document, dict) else None
+    salvaged = salvage(document) if isinstance(document, Mapping) else None
     if salvaged is None or salvaged.is_fragment:
         return exc
     try:
-        compile_operation(salvaged, options, origin=path.resolve())
+        compile_operation(salvaged, options, origin=origin)
     except SpecError as later:
         problems = list(exc.problems)
         problems += [p for p in later.problems if p not in problems]
