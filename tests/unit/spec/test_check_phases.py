@@ -43,7 +43,7 @@ def found(path: Path, **params: Any) -> list[tuple[str, str]]:
 def test_schema_and_binding_problems_come_together(tmp_path: Path):
     problems = found(write(tmp_path, "broken.yaml", BROKEN))
     assert problems == [
-        ("inputs[0].type", "invalid type 'integr': unknown type 'integr'"),
+        ("inputs[0].type", "invalid type 'integr': unknown type 'integr'; did you mean 'int'?"),
         CPU,
         TYPO,
         ("inputs[1]", "expected float, got 'fast'"),
