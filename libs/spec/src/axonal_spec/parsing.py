@@ -3,12 +3,14 @@
 Every failure is one :class:`SpecError`: YAML syntax errors carry the line and column;
 validation errors carry one :class:`Problem` per pydantic error, located in the file's
 camelCase spelling (``run.container.resources``, ``run.operations[2].name``) with a
-one-line message (``unknown key 'fooBar'``, ``expected an integer, got 'abc'``).
+one-line message (``unknown key 'conainer'; did you mean 'container'?``, ``expected an
+integer, got 'abc'``).
 No other exception type escapes :func:`load`.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, Tag, ValidationError
+from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
 from axonal_spec.errors import Problem, SpecError, join_location
@@ -175,7 +178,10 @@ def _problems(error: ErrorDetails, root: Any, prefix: Sequence[str | int]) -> li
         got = value.get("kind") if isinstance(value, Mapping) else None
         detail = "kind is missing" if got is None else f"got {show(got)}"
         return [Problem(join_location(*path, "kind"), f"{error['msg']}; {detail}")]
-    return [Problem(join_location(*path), _message(kind, error, path))]
+    message = _message(kind, error, path)
+    if kind == "extra_forbidden" and (close := _closest_key(root, error["loc"])):
+        message += f"; did you mean '{close}'?"
+    return [Problem(join_location(*path), message)]
 
 
 def _message(kind: str, error: ErrorDetails, path: list[str | int]) -> str:
@@ -203,6 +209,21 @@ def _message(kind: str, error: ErrorDetails, path: list[str | int]) -> str:
 
 def _file_location(root: Any, loc: Sequence[str | int]) -> list[str | int]:
     """Map a pydantic ``loc`` to the file's spelling: aliases, no union tags."""
+    return _resolve(root, loc)[0]
+
+
+def _closest_key(root: Any, loc: Sequence[str | int]) -> str | None:
+    """For an unknown key at ``loc``: the closest key its model knows."""
+    model = _unwrap(_resolve(root, loc[:-1])[1])
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    known = [info.alias or name for name, info in model.model_fields.items()]
+    close = difflib.get_close_matches(to_camel(str(loc[-1])), known, n=1)
+    return close[0] if close else None
+
+
+def _resolve(root: Any, loc: Sequence[str | int]) -> tuple[list[str | int], Any]:
+    """The file-spelling path of ``loc`` and the annotation found there (``None``: unknown)."""
     out: list[str | int] = []
     annotation: Any = root
     for part in loc:
@@ -226,7 +247,7 @@ def _file_location(root: Any, loc: Sequence[str | int]) -> list[str | int]:
         else:
             out.append(_plain(part))
             annotation = None
-    return out
+    return out, annotation
 
 
 def _plain(part: object) -> str | int:
