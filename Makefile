@@ -5,7 +5,7 @@ UV := $(VENV)/bin/uv
 RUN := $(UV) run --frozen
 STAMP := $(VENV)/.synced
 
-.PHONY: install up down status test lint format bench asyncapi clean
+.PHONY: install up down status test lint format bench asyncapi k8s-fields clean
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,9 @@ bench: install ## Benchmarks: print figures and ratios
 
 asyncapi: install ## Regenerate the committed AsyncAPI document
 	$(RUN) python -m axonal_events.asyncapi > docs/asyncapi.json
+
+k8s-fields: install ## Regenerate the Kubernetes field names the spec library checks
+	$(RUN) python libs/spec/tools/k8s_fields.py > libs/spec/src/axonal_spec/models/k8s_fields.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

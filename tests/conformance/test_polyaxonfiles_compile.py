@@ -90,6 +90,18 @@ def test_an_invalid_field_is_named_with_its_problem():
     ]
 
 
+def test_a_container_typo_is_named_with_the_field_meant_and_the_other_problems():
+    with pytest.raises(SpecError) as info:
+        check([CORPUS / "invalid/container-typo.yaml"], options=OPTIONS)
+    assert sorted((p.location, p.message) for p in info.value.problems) == [
+        ("run.container.comand", "unknown field; did you mean 'command'?"),
+        (
+            "run.container.resources.limits.cpu",
+            "expected a resource quantity such as 500m or 8Gi, got 'lots'",
+        ),
+    ]
+
+
 def test_typed_trainer_renders_its_params():
     path = CORPUS / "jobs/typed.yaml"
     compiled = check([path], params={"epochs": "7"}, options=OPTIONS).compiled

@@ -26,6 +26,9 @@ time.
 | matrices/grid-truncated.yaml, random.yaml, mapping.yaml | after typed.yaml, patch | urlRef, git |
 | matrices/mapping-flow.yaml | after simulate.yaml, patch | pathRef, git |
 | dags/tune-dag.yaml | patch (own test) | urlRef ops -> typed.yaml inlined, git |
+| matrices/grid-required.yaml | as is | `echo`; the matrix gives the required inputs |
+| dags/hub-and-component.yaml | as is | `echo`; the inline component wins over the reference |
+| jobs/hub-and-component.yaml | as is | `echo`; the inline component wins over the reference |
 
 The "after" files refer to another fixture (``urlRef`` needs the network; a ``pathRef``
 would be inlined by the CLI, but the patch must reach the referenced component's ``init``):
@@ -94,6 +97,9 @@ CASES = [
         for name, children in [("grid-truncated.yaml", 5), ("random.yaml", 6), ("mapping.yaml", 3)]
     ),
     Case("matrices/mapping-flow.yaml", GIT, children=3, base="jobs/simulate.yaml"),
+    Case("matrices/grid-required.yaml", children=4),
+    Case("dags/hub-and-component.yaml", children=2),
+    Case("jobs/hub-and-component.yaml", logs="resolved for axonal"),
 ]
 
 

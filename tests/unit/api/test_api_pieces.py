@@ -44,6 +44,16 @@ def test_missing_params_and_bad_types_are_reported():
         validate(JOB, params={"n": "not a number"})
 
 
+def test_schema_and_binding_problems_are_reported_together():
+    """A container typo does not hide that the required input has no value."""
+    with pytest.raises(SpecError) as raised:
+        validate(JOB.replace("command:", "comand:"))
+    assert [(p["location"], p["message"]) for p in problems_of(raised.value)] == [
+        ("files[0]: run.container.comand", "unknown field; did you mean 'command'?"),
+        ("inputs", "required inputs without a value: n"),
+    ]
+
+
 def test_idempotency_keys_give_the_same_ids_per_project_and_key():
     first = submit_ids("acme", "demo", "a")
     assert submit_ids("acme", "demo", "a") == first

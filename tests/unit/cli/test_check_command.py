@@ -123,7 +123,9 @@ def test_an_invalid_file_shows_each_problem_where_it_is(tmp_path: Path):
     result = run("-f", bad)
     assert result.exit_code == 1
     assert f"{bad}: 1 problem" in result.stderr
-    assert ["run.containerr", "unknown key 'containerr'"] in rows(result.stderr)
+    assert ["run.containerr", "unknown key 'containerr'; did you mean 'container'?"] in rows(
+        result.stderr
+    )
     assert result.stdout == ""
 
 

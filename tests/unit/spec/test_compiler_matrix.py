@@ -160,6 +160,49 @@ def test_an_adaptive_matrix_gives_its_search_space_and_no_points():
     assert plan.search_space["numInitialRuns"] == 2
 
 
+#: A matrix of each kind setting ``lr`` and ``bs`` (the two required inputs), one way or another.
+BINDING_MATRICES = {
+    "grid": "{kind: grid, params: {lr: {kind: choice, value: [1]},"
+    " bs: {kind: choice, value: [8]}}}",
+    "random": "{kind: random, numRuns: 1, params: {lr: {kind: uniform, value: [0, 1]},"
+    " bs: {kind: choice, value: [8]}}}",
+    "mapping": "{kind: mapping, values: [{lr: 0.1, bs: 8}]}",
+    "bayes": "{kind: bayes, numInitialRuns: 1, maxIterations: 1, metric: {name: loss},"
+    " params: {lr: {kind: uniform, value: [0, 1]}, bs: {kind: choice, value: [8]}}}",
+    "iterative": "{kind: iterative, maxIterations: 2,"
+    " params: {lr: {kind: choice, value: [1]}, bs: {kind: range, value: [8, 16, 8]}}}",
+    "tpe": "{kind: tpe, numRuns: 2, metric: {name: loss},"
+    " params: {lr: {kind: uniform, value: [0, 1]}, bs: {kind: choice, value: [8]}}}",
+    "hyperband": "{kind: hyperband, maxIterations: 9, eta: 3, metric: {name: loss},"
+    " resource: {name: bs, type: int}, params: {lr: {kind: uniform, value: [0, 1]}}}",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BINDING_MATRICES))
+def test_required_inputs_set_by_the_matrix_need_no_params(kind: str):
+    compiled = compile_text(matrix_op(f"matrix: {BINDING_MATRICES[kind]}"))
+    assert {i.name: i.source for i in compiled.inputs} == {
+        "lr": "matrix",
+        "bs": "matrix",
+        "opt": "default",
+    }
+    assert {d.name for d in compiled.deferred} == {"lr", "bs"}
+
+
+def test_a_required_input_the_matrix_does_not_set_is_still_missing():
+    found = problems(
+        matrix_op("""
+        matrix:
+          kind: hyperband
+          maxIterations: 9
+          metric: {name: loss}
+          resource: {name: epochs, type: int}
+          params: {lr: {kind: uniform, value: [0, 1]}}
+        """)
+    )
+    assert found == [("inputs", "required inputs without a value: bs")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Joins
 

@@ -47,7 +47,7 @@ def test_every_fixture_matrix_parses():
                 stack.extend(node.values())
             elif isinstance(node, list):
                 stack.extend(node)
-    assert found == 12
+    assert found == 16
 
 
 def test_fixture_grid_expands_in_written_order():

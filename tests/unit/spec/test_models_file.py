@@ -40,13 +40,23 @@ def test_names_follow_the_slug_rule():
     [
         ({"hubRef": "a", "urlRef": "https://x"}, "urlRef"),
         ({"dagRef": "a", "pathRef": "./b.yaml"}, "pathRef"),
-        ({"pathRef": "./b.yaml", "component": {"run": {"kind": "job"}}}, "component"),
+        ({"urlRef": "https://x", "pathRef": "./b.yaml", "component": {"run": {}}}, "pathRef"),
     ],
 )
-def test_at_most_one_reference(refs: dict[str, Any], second: str):
+def test_at_most_one_named_reference(refs: dict[str, Any], second: str):
     [(location, message)] = problems({"kind": "operation", **refs})
     assert location == second
-    assert message.startswith("only one of hubRef, dagRef, urlRef, pathRef, component may be set")
+    assert message.startswith("only one of hubRef, dagRef, urlRef, pathRef may be set")
+
+
+@pytest.mark.parametrize("key", ["hubRef", "dagRef", "urlRef", "pathRef"])
+def test_an_inline_component_next_to_a_reference_wins(key: str):
+    """Polyaxon counts ``component`` only when alone: next to a reference it is that reference
+    resolved, and it is what runs."""
+    op = load({"kind": "operation", key: "x", "component": {"run": {"kind": "service"}}})
+    assert op.references[-1] == "component"
+    assert op.reference_kind == "component"
+    assert op.run_kind == "service"
 
 
 def test_a_preset_may_carry_several_references():

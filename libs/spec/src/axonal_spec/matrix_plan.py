@@ -23,8 +23,15 @@ def _names(matrix: AnyMatrix) -> list[str]:
 
 
 def late_matrix_names(matrix: AnyMatrix | None) -> dict[str, str]:
-    """Params a matrix sets per run (known only when a run is made from a point)."""
-    return dict.fromkeys(_names(matrix), "matrix") if matrix is not None else {}
+    """Params a matrix sets per run (known only when a run is made from a point): its params
+    (or mapping keys) and, for hyperband, the ``resource`` each trial is given."""
+    if matrix is None:
+        return {}
+    names = _names(matrix)
+    resource = getattr(matrix, "resource", None)
+    if resource is not None:
+        names.append(resource.name)
+    return dict.fromkeys(names, "matrix")
 
 
 def plan_matrix(matrix: AnyMatrix, component: Polyaxonfile, *, seed: str) -> MatrixPlan:

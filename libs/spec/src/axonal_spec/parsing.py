@@ -3,12 +3,14 @@
 Every failure is one :class:`SpecError`: YAML syntax errors carry the line and column;
 validation errors carry one :class:`Problem` per pydantic error, located in the file's
 camelCase spelling (``run.container.resources``, ``run.operations[2].name``) with a
-one-line message (``unknown key 'fooBar'``, ``expected an integer, got 'abc'``).
+one-line message (``unknown key 'conainer'; did you mean 'container'?``, ``expected an
+integer, got 'abc'``).
 No other exception type escapes :func:`load`.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,13 +19,14 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, Tag, ValidationError
+from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
 from axonal_spec.errors import Problem, SpecError, join_location
 from axonal_spec.models import Polyaxonfile
 from axonal_spec.models.fields import TAG_PREFIX, RuleViolation, show
 
-__all__ = ["load", "parse_text", "spec_error"]
+__all__ = ["error_paths", "load", "parse_text", "spec_error"]
 
 _EXPECTED = {
     "string_type": "a string",
@@ -119,6 +122,18 @@ def spec_error(
     return SpecError(problems, source=source)
 
 
+def error_paths(exc: ValidationError) -> list[list[str | int]]:
+    """Where each problem of ``exc`` (raised validating a :class:`Polyaxonfile`) lies: the
+    path of keys and indexes in the file's spelling."""
+    paths: list[list[str | int]] = []
+    for error in exc.errors():
+        path = _file_location(Polyaxonfile, error["loc"])
+        cause = (error.get("ctx") or {}).get("error")
+        subs = [sub for sub, _ in cause.problems] if isinstance(cause, RuleViolation) else [()]
+        paths.extend([*path, *sub] for sub in subs)
+    return paths
+
+
 def _read(source: str | Path, location: str | None) -> Any:
     if isinstance(source, Path):
         try:
@@ -155,12 +170,18 @@ def _problems(error: ErrorDetails, root: Any, prefix: Sequence[str | int]) -> li
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
     cause = ctx.get("error")
     if isinstance(cause, RuleViolation):
-        return [Problem(join_location(*path, *sub), message) for sub, message in cause.problems]
+        return [
+            Problem(join_location(*path, *sub), message, cause.hints.get(sub))
+            for sub, message in cause.problems
+        ]
     if kind == "spec_kind":
         got = value.get("kind") if isinstance(value, Mapping) else None
         detail = "kind is missing" if got is None else f"got {show(got)}"
         return [Problem(join_location(*path, "kind"), f"{error['msg']}; {detail}")]
-    return [Problem(join_location(*path), _message(kind, error, path))]
+    message = _message(kind, error, path)
+    if kind == "extra_forbidden" and (close := _closest_key(root, error["loc"])):
+        message += f"; did you mean '{close}'?"
+    return [Problem(join_location(*path), message)]
 
 
 def _message(kind: str, error: ErrorDetails, path: list[str | int]) -> str:
@@ -188,6 +209,21 @@ def _message(kind: str, error: ErrorDetails, path: list[str | int]) -> str:
 
 def _file_location(root: Any, loc: Sequence[str | int]) -> list[str | int]:
     """Map a pydantic ``loc`` to the file's spelling: aliases, no union tags."""
+    return _resolve(root, loc)[0]
+
+
+def _closest_key(root: Any, loc: Sequence[str | int]) -> str | None:
+    """For an unknown key at ``loc``: the closest key its model knows."""
+    model = _unwrap(_resolve(root, loc[:-1])[1])
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    known = [info.alias or name for name, info in model.model_fields.items()]
+    close = difflib.get_close_matches(to_camel(str(loc[-1])), known, n=1)
+    return close[0] if close else None
+
+
+def _resolve(root: Any, loc: Sequence[str | int]) -> tuple[list[str | int], Any]:
+    """The file-spelling path of ``loc`` and the annotation found there (``None``: unknown)."""
     out: list[str | int] = []
     annotation: Any = root
     for part in loc:
@@ -211,7 +247,7 @@ def _file_location(root: Any, loc: Sequence[str | int]) -> list[str | int]:
         else:
             out.append(_plain(part))
             annotation = None
-    return out
+    return out, annotation
 
 
 def _plain(part: object) -> str | int:

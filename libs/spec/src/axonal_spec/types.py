@@ -12,6 +12,7 @@ case-insensitively, the strings ``true t yes y on 1`` / ``false f no n off 0``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,7 +154,12 @@ def _build(name: str, args: list[IOType | None]) -> IOType:
             raise _BadType("dict keys must be str")
         return IOType("dict", args[1] if args else None)
     if name not in TYPE_NAMES or args:
-        raise _BadType(f"unknown type {name!r}" if name not in TYPE_NAMES else "bad arguments")
+        if name in TYPE_NAMES:
+            raise _BadType("bad arguments")
+        close = difflib.get_close_matches(name, TYPE_NAMES, n=1)
+        raise _BadType(
+            f"unknown type {name!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+        )
     return IOType(name)
 
 

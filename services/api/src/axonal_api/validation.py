@@ -1,4 +1,5 @@
-"""Submit-time validation with ``axonal_spec``: the same load/compose/compile as ``check``."""
+"""Submit-time validation with ``axonal_spec``: the same load/compose/compile as ``check``,
+reporting the problems of every phase of a single file at once as ``check`` does."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from axonal_spec import (
     compose,
     load,
 )
+from axonal_spec.check import with_later_phases
 from axonal_spec.errors import Problem
 from axonal_spec.hub import PathResolver
 
@@ -59,8 +61,6 @@ def validate_submission(
     project: str,
 ) -> None:
     """Raise :class:`SpecError` with every located problem, or return when it would compile."""
-    docs = _load_all(files, "files")
-    preset_docs = _load_all(presets, "presets")
     options = CompileOptions(
         params=dict(params),
         uuid=uuid,
@@ -68,6 +68,13 @@ def validate_submission(
         project=project,
         resolvers=Resolvers(paths=NoPaths()),
     )
+    try:
+        docs = _load_all(files, "files")
+    except SpecError as exc:
+        if len(files) == 1 and not presets:
+            raise with_later_phases(exc, files[0], options) from None
+        raise
+    preset_docs = _load_all(presets, "presets")
     try:
         doc = compose(docs, presets=preset_docs) if len(docs) > 1 or preset_docs else docs[0]
         compile_operation(doc, options)

@@ -8,14 +8,14 @@ the graph's job (:mod:`axonal_spec.graph`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import model_validator
 
 from axonal_spec.base import SpecModel
 from axonal_spec.matrix import EarlyStopping
 from axonal_spec.models.fields import OrRef, PositiveIntOrRef, RuleViolation
-from axonal_spec.models.k8s import Environment
+from axonal_spec.models.k8s import Environment, Volume
 from axonal_spec.models.params import check_params
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class Dag(SpecModel):
     components: OrRef[list[Polyaxonfile]] | None = None
     environment: OrRef[Environment] | None = None
     connections: OrRef[list[str]] | None = None
-    volumes: OrRef[list[dict[str, Any]]] | None = None
+    volumes: OrRef[list[Volume]] | None = None
     concurrency: PositiveIntOrRef | None = None
     early_stopping: OrRef[list[EarlyStopping]] | None = None
 

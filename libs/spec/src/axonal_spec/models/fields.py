@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, TypeVar, Union
+from typing import Annotated, Any, TypeVar, Union, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Discriminator, PlainValidator, Tag
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Tag,
+    ValidationError,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core.core_schema import ErrorType
 
 __all__ = [
     "TAG_PREFIX",
@@ -30,6 +40,7 @@ __all__ = [
     "is_template",
     "kind_discriminator",
     "show",
+    "with_violation",
 ]
 
 T = TypeVar("T")
@@ -62,11 +73,38 @@ def show(value: object) -> str:
 
 
 class RuleViolation(ValueError):
-    """A model rule is broken; each problem is ``(sub-location, message)`` below the model."""
+    """A model rule is broken; each problem is ``(sub-location, message)`` below the model,
+    ``hints`` optionally gives a hint per sub-location."""
 
-    def __init__(self, problems: Sequence[tuple[tuple[str | int, ...], str]]) -> None:
+    def __init__(
+        self,
+        problems: Sequence[tuple[tuple[str | int, ...], str]],
+        hints: Mapping[tuple[str | int, ...], str] | None = None,
+    ) -> None:
         self.problems = list(problems)
+        self.hints = dict(hints or {})
         super().__init__("; ".join(message for _, message in self.problems))
+
+
+_BUILTIN_ERRORS = frozenset(get_args(ErrorType))
+
+
+def with_violation(exc: ValidationError, violation: RuleViolation, data: Any) -> ValidationError:
+    """``exc`` plus the problems of ``violation`` (found on the same ``data``), as one error,
+    so that a model can report its own rule and its fields' errors together."""
+    details: list[InitErrorDetails] = []
+    for error in exc.errors():
+        kind: str | PydanticCustomError = error["type"]
+        if kind not in _BUILTIN_ERRORS:  # a custom error keeps its message as is
+            kind = PydanticCustomError(error["type"], error["msg"])
+        detail = InitErrorDetails(type=kind, loc=error["loc"], input=error["input"])
+        if "ctx" in error and not isinstance(kind, PydanticCustomError):
+            detail["ctx"] = error["ctx"]
+        details.append(detail)
+    details.append(
+        InitErrorDetails(type="value_error", loc=(), input=data, ctx={"error": violation})
+    )
+    return ValidationError.from_exception_data(exc.title, details)
 
 
 def _pick_ref(value: Any) -> str:

@@ -2,9 +2,10 @@
 
 Rules applied here (Polyaxon 2.18): the names ``globals``, ``params`` and ``connections`` are
 reserved; declaring ``value`` (even ``null``) makes an IO optional, so ``isOptional: false``
-with a ``value`` is an error; ``isFlag`` needs ``type: bool``; the deprecated ``options`` and
-``delayValidation`` keys are moved into ``validation.options`` / ``validation.delay``.
-Values are not coerced here: :mod:`axonal_spec.types` converts them against ``type``.
+with a ``value`` is an error; ``isFlag`` needs ``type: bool``; ``type`` must parse; the
+deprecated ``options`` and ``delayValidation`` keys are moved into ``validation.options`` /
+``validation.delay``. Values are not coerced here: :mod:`axonal_spec.types` converts them
+against ``type`` when the file is compiled.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 from pydantic import model_validator
 
 from axonal_spec.base import SpecModel
+from axonal_spec.errors import SpecError
 from axonal_spec.models.fields import Int, RuleViolation, show
+from axonal_spec.types import parse_type
 
 __all__ = ["IO", "RESERVED_IO_NAMES", "Validation"]
 
@@ -90,13 +93,21 @@ class IO(SpecModel):
     @model_validator(mode="after")
     def _rules(self) -> IO:
         problems: list[tuple[tuple[str | int, ...], str]] = []
+        hints: dict[tuple[str | int, ...], str] = {}
+        try:
+            parse_type(self.type)
+        except SpecError as exc:
+            [problem] = exc.problems
+            problems.append((("type",), problem.message))
+            if problem.hint:
+                hints["type",] = problem.hint
         if self.name in RESERVED_IO_NAMES:
             reserved = ", ".join(sorted(RESERVED_IO_NAMES))
             problems.append((("name",), f"'{self.name}' is a reserved name ({reserved})"))
         if self.is_flag and self.type != "bool":
             problems.append((("isFlag",), f"isFlag needs type: bool, got type {show(self.type)}"))
         if problems:
-            raise RuleViolation(problems)
+            raise RuleViolation(problems, hints)
         return self
 
     @property

@@ -1,8 +1,10 @@
 """Kubernetes-shaped pieces: the container, its resources, the pod environment, init items.
 
-The container is the Kubernetes V1Container validated lightly: the fields Polyaxon relies on
-are typed, every other key (probes, ``volumeMounts``, ``securityContext``, ...) is kept as is,
-so valid Kubernetes keys are never rejected. ``command``/``args`` may be a single string.
+The container is the Kubernetes V1Container: the fields Polyaxon relies on are typed, every
+other Kubernetes field (probes, ``securityContext``, ...) is kept as written, and an unknown
+field anywhere inside is an error naming the closest valid one (:mod:`.k8s_fields`), as are
+unknown fields of ``volumes`` and of the Kubernetes objects of ``environment``.
+``command``/``args`` may be a single string.
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
 
 from axonal_spec.base import SpecModel
 from axonal_spec.models.fields import (
@@ -25,7 +35,9 @@ from axonal_spec.models.fields import (
     TextOrList,
     is_template,
     show,
+    with_violation,
 )
+from axonal_spec.models.k8s_fields import k8s_object, unknown_fields
 
 __all__ = [
     "INIT_KINDS",
@@ -40,6 +52,7 @@ __all__ = [
     "Init",
     "Quantity",
     "TensorboardInit",
+    "Volume",
     "check_quantity",
 ]
 
@@ -67,10 +80,15 @@ def _env_shape(value: Any) -> Any:
 
 
 Quantity = Annotated[int | float | str, BeforeValidator(check_quantity)]
+#: A pod volume (V1Volume), kept as written once its field names are known.
+Volume = Annotated[dict[str, Any], AfterValidator(k8s_object("Volume"))]
 
 
 class EnvVar(SpecModel):
-    """One container environment variable (``value`` or ``valueFrom``)."""
+    """One container environment variable (``value`` or ``valueFrom``); the container reports
+    unknown keys."""
+
+    model_config = ConfigDict(extra="ignore")
 
     name: str
     value: Text | None = None
@@ -126,6 +144,21 @@ class Container(SpecModel):
     ports: list[dict[str, Any]] | None = None
     volume_mounts: list[dict[str, Any]] | None = None
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _known_fields(cls, data: Any, handler: ModelWrapValidatorHandler[Container]) -> Container:
+        """Unknown fields are reported together with the typed fields' errors."""
+        problems = unknown_fields(data, "Container")
+        try:
+            container = handler(data)
+        except ValidationError as exc:
+            if not problems:
+                raise
+            raise with_violation(exc, RuleViolation(problems), data) from None
+        if problems:
+            raise RuleViolation(problems)
+        return container
+
 
 class Environment(SpecModel):
     """Pod-level settings (V1Environment)."""
@@ -133,17 +166,23 @@ class Environment(SpecModel):
     labels: dict[str, Text] | None = None
     annotations: dict[str, Text] | None = None
     node_selector: dict[str, Text] | None = None
-    affinity: dict[str, Any] | None = None
-    tolerations: list[dict[str, Any]] | None = None
+    affinity: Annotated[dict[str, Any], AfterValidator(k8s_object("Affinity"))] | None = None
+    tolerations: (
+        Annotated[list[dict[str, Any]], AfterValidator(k8s_object("Toleration"))] | None
+    ) = None
     node_name: str | None = None
     service_account_name: str | None = None
-    host_aliases: list[dict[str, Any]] | None = None
-    security_context: dict[str, Any] | None = None
+    host_aliases: (
+        Annotated[list[dict[str, Any]], AfterValidator(k8s_object("HostAlias"))] | None
+    ) = None
+    security_context: (
+        Annotated[dict[str, Any], AfterValidator(k8s_object("PodSecurityContext"))] | None
+    ) = None
     image_pull_secrets: StrList | None = None
     host_network: BoolOrRef | None = None
     host_pid: BoolOrRef | None = None
     dns_policy: str | None = None
-    dns_config: dict[str, Any] | None = None
+    dns_config: Annotated[dict[str, Any], AfterValidator(k8s_object("PodDNSConfig"))] | None = None
     scheduler_name: str | None = None
     priority_class_name: str | None = None
     priority: IntOrRef | None = None

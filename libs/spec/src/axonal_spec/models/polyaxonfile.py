@@ -2,10 +2,11 @@
 
 As in Polyaxon 2.18, components and operations share every field and differ only by
 ``kind`` (optional). ``version`` is accepted and ignored. An operation points at its
-component through at most one reference (``hubRef``, ``dagRef``, ``urlRef``, ``pathRef``,
-``component``), unless it is a preset. The 2.18 root shortcuts (``container``, ``cmd``,
-``env``, ``resources``, ``ports``, ``environment``, ``init``, ``connections``, ``sidecars``,
-``volumes``) are kept as written; the compiler lowers them into ``run``.
+component through at most one of ``hubRef``, ``dagRef``, ``urlRef``, ``pathRef`` (unless it
+is a preset) or an inline ``component``; both together are valid and the component wins.
+The 2.18 root shortcuts (``container``, ``cmd``, ``env``, ``resources``, ``ports``,
+``environment``, ``init``, ``connections``, ``sidecars``, ``volumes``) are kept as written;
+the compiler lowers them into ``run``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from axonal_spec.models.helpers import (
     TriggerPolicy,
 )
 from axonal_spec.models.io import IO
-from axonal_spec.models.k8s import Container, Environment, Init, Quantity, ResourceRange
+from axonal_spec.models.k8s import Container, Environment, Init, Quantity, ResourceRange, Volume
 from axonal_spec.models.params import Params
 from axonal_spec.models.rules import check_polyaxonfile
 from axonal_spec.models.runtimes import RunOrPatch, Runtime
@@ -115,7 +116,7 @@ class Polyaxonfile(SpecModel):
     init: list[Init] | None = None
     connections: list[str] | None = None
     sidecars: list[Container] | None = None
-    volumes: list[dict[str, Any]] | None = None
+    volumes: list[Volume] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -143,7 +144,8 @@ class Polyaxonfile(SpecModel):
 
     @property
     def references(self) -> list[ReferenceKind]:
-        """Every reference set (at most one unless this is a preset)."""
+        """Every reference set: at most one of ``hubRef``/``dagRef``/``urlRef``/``pathRef``
+        (unless this is a preset), plus possibly an inline ``component``."""
         pairs: tuple[tuple[ReferenceKind, object], ...] = (
             ("hub", self.hub_ref),
             ("dag", self.dag_ref),
@@ -155,8 +157,14 @@ class Polyaxonfile(SpecModel):
 
     @property
     def reference_kind(self) -> ReferenceKind | None:
-        """How an operation finds its component: ``hub``/``dag``/``url``/``path``/``component``."""
+        """How an operation finds its component: ``hub``/``dag``/``url``/``path``/``component``.
+
+        As in Polyaxon, an inline ``component`` next to a named reference is that reference
+        already resolved (what a client stores after following it): the component wins.
+        """
         references = self.references
+        if "component" in references:
+            return "component"
         return references[0] if references else None
 
     @property

@@ -20,8 +20,8 @@ __all__ = ["REFERENCE_KEYS", "ROOT_RESOURCES", "check_polyaxonfile"]
 
 Problems = list[tuple[tuple[str | int, ...], str]]
 
-#: The keys pointing an operation at its component.
-REFERENCE_KEYS = ("hubRef", "dagRef", "urlRef", "pathRef", "component")
+#: The keys naming an operation's component (an inline ``component`` may come with one).
+REFERENCE_KEYS = ("hubRef", "dagRef", "urlRef", "pathRef")
 #: Resource names of the root ``resources`` shortcut (plus any ``<domain>/<resource>``).
 ROOT_RESOURCES = ("cpu", "memory", "gpu", "ephemeral-storage")
 _QUEUE = re.compile(r"[^/\s]+(/[^/\s]+)?")
@@ -41,10 +41,12 @@ def check_polyaxonfile(pf: Polyaxonfile) -> Problems:
 
 
 def _references(pf: Polyaxonfile) -> Problems:
-    if pf.is_preset or len(pf.references) < 2:
+    """At most one named reference; an inline ``component`` may sit next to it (Polyaxon
+    counts it only when it is alone: it is the reference, resolved)."""
+    names = dict(zip(("hub", "dag", "url", "path"), REFERENCE_KEYS, strict=False))
+    found = [names[kind] for kind in pf.references if kind in names]
+    if pf.is_preset or len(found) < 2:
         return []
-    names = dict(zip(("hub", "dag", "url", "path", "component"), REFERENCE_KEYS, strict=True))
-    found = [names[kind] for kind in pf.references]
     return [
         (
             (found[1],),

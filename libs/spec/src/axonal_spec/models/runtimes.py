@@ -23,7 +23,7 @@ from axonal_spec.models.fields import (
     OrRef,
     kind_discriminator,
 )
-from axonal_spec.models.k8s import Container, Environment, Init, Quantity
+from axonal_spec.models.k8s import Container, Environment, Init, Quantity, Volume
 
 __all__ = [
     "DISTRIBUTED_KINDS",
@@ -79,7 +79,7 @@ class _JobFields(SpecModel):
 
     environment: OrRef[Environment] | None = None
     connections: OrRef[list[str]] | None = None
-    volumes: OrRef[list[dict[str, Any]]] | None = None
+    volumes: OrRef[list[Volume]] | None = None
     init: OrRef[list[Init]] | None = None
     sidecars: OrRef[list[Container]] | None = None
     container: OrRef[Container] | None = None
