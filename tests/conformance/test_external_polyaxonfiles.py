@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from axonal_spec import SpecError
-from axonal_spec.check import check
+from axonal_spec.checking import check
 from axonal_spec.compiler import CompileOptions
-from axonal_spec.compose import is_preset
+from axonal_spec.composition import is_preset
 from axonal_spec.hub import MappedUrlResolver
 from axonal_spec.models import Dag, Join
 from axonal_spec.parsing import load

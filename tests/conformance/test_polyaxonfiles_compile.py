@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from axonal_spec import SpecError
-from axonal_spec.check import check
+from axonal_spec.checking import check
 from axonal_spec.compiler import CompileOptions
 from axonal_spec.hub import MappedUrlResolver
 from axonal_spec.resolve import Resolvers

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from axonal_spec import SpecError
-from axonal_spec.compose import is_preset
+from axonal_spec.composition import is_preset
 from axonal_spec.models import Dag, Join
 from axonal_spec.parsing import load
 from axonal_testing.conformance import project_fixtures, readme_outcomes

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from axonal_spec.check import check
+from axonal_spec.checking import check
 from axonal_spec.compiler import compile_operation
 from axonal_spec.errors import SpecError
 from axonal_spec.parsing import load

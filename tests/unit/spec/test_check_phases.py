@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from axonal_spec.check import check
+from axonal_spec.checking import check
 from axonal_spec.errors import SpecError
 from axonal_spec.salvage import salvage
 

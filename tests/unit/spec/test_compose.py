@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from axonal_spec.compose import (
+from axonal_spec.composition import (
     apply_run_patch,
     compose,
     is_preset,

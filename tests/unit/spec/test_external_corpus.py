@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from axonal_spec.compose import apply_run_patch, compose, is_preset
+from axonal_spec.composition import apply_run_patch, compose, is_preset
 from axonal_spec.hub import MappedUrlResolver, PathResolver, builtin_hub
 from axonal_spec.matrix import (
     BayesMatrix,

@@ -14,9 +14,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from axonal_spec.check import CheckResult, check
+    from axonal_spec.checking import CheckResult, check
     from axonal_spec.compiler import CompileOptions, compile_operation
-    from axonal_spec.compose import compose
+    from axonal_spec.composition import compose
     from axonal_spec.errors import Problem, SpecError
     from axonal_spec.models import Polyaxonfile
     from axonal_spec.outcome import CompiledOperation
@@ -24,16 +24,16 @@ if TYPE_CHECKING:
     from axonal_spec.resolve import Resolvers
 
 _HOMES = {
-    "CheckResult": "check",
+    "CheckResult": "checking",
     "CompileOptions": "compiler",
     "CompiledOperation": "outcome",
     "Polyaxonfile": "models",
     "Problem": "errors",
     "Resolvers": "resolve",
     "SpecError": "errors",
-    "check": "check",
+    "check": "checking",
     "compile_operation": "compiler",
-    "compose": "compose",
+    "compose": "composition",
     "load": "parsing",
 }
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from axonal_spec.bindings import Bindings, DagScope, bind
-from axonal_spec.compose import apply_run_patch, patch_values
+from axonal_spec.composition import apply_run_patch, patch_values
 from axonal_spec.context import build_context, build_globals
 from axonal_spec.dag_check import compile_dag
 from axonal_spec.errors import Problem, SpecError, join_location

@@ -16,7 +16,7 @@ from axonal_spec import (
     compose,
     load,
 )
-from axonal_spec.check import with_later_phases
+from axonal_spec.checking import with_later_phases
 from axonal_spec.errors import Problem
 from axonal_spec.hub import PathResolver
 

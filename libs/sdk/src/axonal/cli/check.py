@@ -13,7 +13,7 @@ from axonal.cli.output import console, err_console
 
 if TYPE_CHECKING:
     from axonal_spec import SpecError
-    from axonal_spec.check import CheckResult
+    from axonal_spec.checking import CheckResult
 
 __all__ = ["app", "check"]
 
@@ -95,7 +95,7 @@ def check(
     """
     from axonal.cli.urls import CliUrlResolver  # noqa: PLC0415 - keep `axonal --help` fast
     from axonal_spec import SpecError  # noqa: PLC0415
-    from axonal_spec.check import check as run_check  # noqa: PLC0415
+    from axonal_spec.checking import check as run_check  # noqa: PLC0415
     from axonal_spec.compiler import CompileOptions  # noqa: PLC0415
     from axonal_spec.resolve import Resolvers  # noqa: PLC0415
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415

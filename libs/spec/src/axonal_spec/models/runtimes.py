@@ -3,7 +3,7 @@
 ``job``, ``service``, ``dag``, the Kubeflow kinds ``tfjob``/``pytorchjob``/``mpijob``,
 ``raycluster``, ``daskcluster``, and the internal ``notifier``/``tuner``/``cleaner`` (jobs).
 :data:`Runtime` is the union; :data:`RunOrPatch` also accepts a mapping without ``kind``, a
-patch on the runtime of a referenced component (see :func:`axonal_spec.compose`).
+patch on the runtime of a referenced component (see :func:`axonal_spec.composition`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from rich.tree import Tree
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from axonal_spec.check import CheckResult
+    from axonal_spec.checking import CheckResult
     from axonal_spec.outcome import CompiledOperation
 
 __all__ = ["render_summary"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from axonal_spec.compiler import CompileOptions, compile_operation
-from axonal_spec.compose import compose
+from axonal_spec.composition import compose
 from axonal_spec.errors import Problem, SpecError
 from axonal_spec.models import Polyaxonfile
 from axonal_spec.outcome import CompiledOperation
