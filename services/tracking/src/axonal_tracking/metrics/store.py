@@ -70,26 +70,33 @@ SELECT name FROM found WHERE name IS NOT NULL
 """
 _RANGE_SQL = "SELECT min(step), max(step) FROM metric_points WHERE run_uuid = $1 AND name = $2"
 _WHOLE_SQL = (
-    "SELECT step, value, value AS lo, value AS hi, 1 AS n FROM metric_points "
-    "WHERE run_uuid = $1 AND name = $2 ORDER BY step"
+    "SELECT step, value, value AS lo, value AS hi, 1 AS n, (value = 'NaN')::int AS nans "
+    "FROM metric_points WHERE run_uuid = $1 AND name = $2 ORDER BY step"
 )
 # Steps cut into ``$5`` buckets of equal width (integer arithmetic, ``$4`` is past the last
-# step): each keeps its last step, its min and max values and its size, so a chart of 1,000
-# points still shows every spike; the last step's value is then read by primary key, once a
-# bucket (cheaper than carrying [step, value] arrays through the aggregate for every row).
+# step): each keeps its last step, its min and max values, its size and its NaN points, so a
+# chart of 1,000 points still shows every spike; the last step's value is then read by primary
+# key, once a bucket (cheaper than carrying [step, value] arrays through the aggregate for
+# every row). PostgreSQL sorts NaN above every number, so min and max leave NaN out (else one
+# NaN would be every bucket's max); they are NaN only when the whole bucket is.
 _BUCKETS_SQL = (
-    "WITH buckets AS (SELECT max(step) AS step, min(value) AS lo, max(value) AS hi, "
-    "count(*) AS n FROM metric_points WHERE run_uuid = $1 AND name = $2 "
+    "WITH buckets AS (SELECT max(step) AS step, "
+    "coalesce(min(value) FILTER (WHERE value <> 'NaN'), 'NaN') AS lo, "
+    "coalesce(max(value) FILTER (WHERE value <> 'NaN'), 'NaN') AS hi, "
+    "count(*) AS n, count(*) FILTER (WHERE value = 'NaN') AS nans "
+    "FROM metric_points WHERE run_uuid = $1 AND name = $2 "
     "GROUP BY (step - $3::bigint) * $5::bigint / ($4::bigint - $3::bigint)) "
     "SELECT b.step, (SELECT p.value FROM metric_points p WHERE p.run_uuid = $1 "
-    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n FROM buckets b ORDER BY 1"
+    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n, b.nans "
+    "FROM buckets b ORDER BY 1"
 )
 
 
 async def series(
     conn: Connection, run_uuids: list[str], names: list[str], points: int
 ) -> list[MetricSeries]:
-    """Each series whole when its steps span at most ``points``, else reduced to buckets."""
+    """Each series whole when its steps span at most ``points``, else reduced to buckets (see
+    :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points)."""
     found = []
     async with conn.transaction(readonly=True):
         await conn.execute("SET LOCAL work_mem = '64MB'")
@@ -104,7 +111,9 @@ async def series(
                 else:
                     rows = await conn.fetch(_BUCKETS_SQL, run, name, lo, hi + 1, points)
                 reduced = [
-                    SeriesPoint(step=r["step"], value=r["value"], min=r["lo"], max=r["hi"])
+                    SeriesPoint(
+                        step=r["step"], value=r["value"], min=r["lo"], max=r["hi"], nans=r["nans"]
+                    )
                     for r in rows
                 ]
                 total = sum(r["n"] for r in rows)
@@ -113,7 +122,7 @@ async def series(
 
 
 async def latest(conn: Connection, run_uuids: list[str]) -> dict[str, dict[str, float]]:
-    """The value at the highest step of every metric of each run."""
+    """The value at the highest step of every metric of each run (NaN and infinities too)."""
     rows = await conn.fetch(
         "SELECT DISTINCT ON (run_uuid, name) run_uuid, name, value FROM metric_points "
         "WHERE run_uuid = ANY($1::text[]) ORDER BY run_uuid, name, step DESC",
