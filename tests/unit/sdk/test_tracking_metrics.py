@@ -216,6 +216,22 @@ def test_a_later_writer_sends_what_an_earlier_one_spooled(tmp_path, capsys):
     assert ids[0].split(":")[1] != ids[1].split(":")[1]  # each process has its writer id
 
 
+def test_nan_and_infinities_come_back_from_the_spool_as_they_went_in(tmp_path):
+    spool = tmp_path / f"{RUN}.jsonl"
+    first = FakeSender()
+    first.down.set()
+    dead = Writer(RUN, lambda: first, spool)
+    dead.log({"a": math.nan, "b": math.inf, "c": -math.inf}, 0)
+    assert dead.flush(5)
+    dead.close(5)
+    second = FakeSender()
+    later = Writer(RUN, lambda: second, spool)
+    wait_until(lambda: not spool.exists())
+    later.close(5)
+    [(_, body)] = second.sent
+    assert [p["value"] for p in json.loads(body)["points"]] == ["NaN", "Infinity", "-Infinity"]
+
+
 def test_a_refused_batch_is_dropped_with_a_warning(writer, sender, capsys):
     sender.refuse = True
     tracking.log_metrics(loss=1.0)

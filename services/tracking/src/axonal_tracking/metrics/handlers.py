@@ -1,7 +1,8 @@
 """Consumers: runs heard of (``run.created``) and metric batches (``ingest.metrics.<run>``).
 
 Rules for what arrives: a batch that is not a valid :class:`MetricBatch` (wrong types, a bad
-name, NaN or infinity, more than 10,000 points, oversized strings) is dead-lettered at once
+name, more than 10,000 points, oversized strings) is dead-lettered at once (NaN and infinities
+are values like any other)
 with the validation error as its reason. A batch of a run not heard of yet is retried with a
 growing delay (its ``run.created`` may still be on its way) and dead-lettered as
 ``unknown run`` when the retries are spent. Each batch is one insert, evaluated against the
