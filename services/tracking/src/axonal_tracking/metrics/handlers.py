@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.retry import RetryPolicy
-from axonal_db import transaction
 from axonal_events import CloudEvent, EventData, RunStatus, RunStatusChanged, StreamKind
 from axonal_tracking.context import Context
 from axonal_tracking.domain.points import Batch
@@ -39,8 +38,7 @@ async def on_run_created(ctx: Context, event: CloudEvent[EventData]) -> None:
 
 
 async def on_batch(ctx: Context, batch: Batch) -> None:
-    async with transaction(ctx.pool) as conn:
-        await ingest.store_batch(ctx, conn, batch)
+    await ingest.store_batch(ctx, batch)
 
 
 def register(ctx: Context) -> None:

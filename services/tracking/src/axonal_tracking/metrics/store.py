@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncpg
-
 from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
 from axonal_tracking.domain.points import Batch
 from axonal_tracking.domain.runs import KnownRun
 
-__all__ = ["insert_points", "known_run", "latest", "record_run", "series"]
+__all__ = ["copy_points", "insert_new_points", "known_run", "latest", "record_run", "series"]
 
 
 async def record_run(conn: Connection, run: KnownRun) -> None:
@@ -27,34 +25,32 @@ async def known_run(conn: Connection, uuid: str) -> KnownRun | None:
     return None if row is None else KnownRun(uuid, row["project"], list(row["tags"]))
 
 
-async def insert_points(conn: Connection, batch: Batch) -> int:
-    """Store a batch; points already stored (same run, name and step) are skipped.
+async def copy_points(conn: Connection, batch: Batch) -> None:
+    """Store a batch with one COPY, the fast path; :class:`asyncpg.UniqueViolationError` when
+    one of its points is stored already (the transaction is then aborted)."""
+    run = batch.run_uuid
+    await conn.copy_records_to_table(
+        "metric_points",
+        records=[(run, p.name, p.step, p.value, p.at) for p in batch.points],
+        columns=_COLUMNS,
+    )
 
-    The fast path is one COPY inside a savepoint; a batch that repeats stored points (a
-    redelivery, a re-send) fails it on the primary key and is then inserted row-wise with
-    ``ON CONFLICT DO NOTHING``. Call inside a transaction.
-    """
-    run, points = batch.run_uuid, batch.points
-    try:
-        async with conn.transaction():
-            await conn.copy_records_to_table(
-                "metric_points",
-                records=[(run, p.name, p.step, p.value, p.at) for p in points],
-                columns=_COLUMNS,
-            )
-        return len(points)
-    except asyncpg.UniqueViolationError:
-        status: str = await conn.execute(
-            "INSERT INTO metric_points (run_uuid, name, step, value, at) "
-            "SELECT $1, p.name, p.step, p.value, p.at FROM unnest($2::text[], $3::bigint[], "
-            "$4::float8[], $5::timestamptz[]) AS p(name, step, value, at) ON CONFLICT DO NOTHING",
-            run,
-            [p.name for p in points],
-            [p.step for p in points],
-            [p.value for p in points],
-            [p.at for p in points],
-        )
-        return int(status.rsplit(" ", 1)[-1])
+
+async def insert_new_points(conn: Connection, batch: Batch) -> int:
+    """Store the points of a batch not stored yet (same run, name and step), row by row: for a
+    batch redelivered or re-sent. Returns how many were new."""
+    points = batch.points
+    status: str = await conn.execute(
+        "INSERT INTO metric_points (run_uuid, name, step, value, at) "
+        "SELECT $1, p.name, p.step, p.value, p.at FROM unnest($2::text[], $3::bigint[], "
+        "$4::float8[], $5::timestamptz[]) AS p(name, step, value, at) ON CONFLICT DO NOTHING",
+        batch.run_uuid,
+        [p.name for p in points],
+        [p.step for p in points],
+        [p.value for p in points],
+        [p.at for p in points],
+    )
+    return int(status.rsplit(" ", 1)[-1])
 
 
 _COLUMNS = ("run_uuid", "name", "step", "value", "at")
