@@ -74,13 +74,13 @@ _WHOLE_SQL = (
 # chart of 1,000 points still shows every spike; the last step's value is then read by primary
 # key, once a bucket (cheaper than carrying [step, value] arrays through the aggregate for
 # every row). PostgreSQL sorts NaN above every number, so min and max leave NaN out (else one
-# NaN would be every bucket's max); they are NaN only when the whole bucket is.
+# NaN would be every bucket's max; a NaN is read as NULL, which aggregates skip, and counted
+# as the values that are not there); they are NaN only when the whole bucket is.
 _BUCKETS_SQL = (
-    "WITH buckets AS (SELECT max(step) AS step, "
-    "coalesce(min(value) FILTER (WHERE value <> 'NaN'), 'NaN') AS lo, "
-    "coalesce(max(value) FILTER (WHERE value <> 'NaN'), 'NaN') AS hi, "
-    "count(*) AS n, count(*) FILTER (WHERE value = 'NaN') AS nans "
-    "FROM metric_points WHERE run_uuid = $1 AND name = $2 "
+    "WITH buckets AS (SELECT max(step) AS step, coalesce(min(v), 'NaN') AS lo, "
+    "coalesce(max(v), 'NaN') AS hi, count(*) AS n, count(*) - count(v) AS nans "
+    "FROM (SELECT step, nullif(value, 'NaN') AS v FROM metric_points "
+    "WHERE run_uuid = $1 AND name = $2) AS p "
     "GROUP BY (step - $3::bigint) * $5::bigint / ($4::bigint - $3::bigint)) "
     "SELECT b.step, (SELECT p.value FROM metric_points p WHERE p.run_uuid = $1 "
     "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n, b.nans "
