@@ -19,6 +19,7 @@ run = tracking.init(name="on a plane", tags=["offline"], inputs={"lr": 0.01},
 print(run.uuid, flush=True)
 for step in range(300):
     tracking.log_metrics(step=step, loss=1 / (step + 1), acc=step / 300)
+tracking.log_metrics(step=300, loss=float("nan"), acc=float("-inf"))
 tracking.log_outputs(acc=0.99)
 tracking.log_progress(1.0)
 tracking.end("stopped", "landed")
@@ -36,21 +37,23 @@ def test_an_offline_run_pushed_twice_is_stored_once(laptop: Laptop, tmp_path: Pa
     pushed = laptop.stack.cli("ops", "push", str(folder), "-p", PROJECT, "--json")
     assert pushed.returncode == 0, pushed.stderr
     summary = json.loads(pushed.stdout)
-    assert (summary["run"]["uuid"], summary["points"]) == (run_uuid, 600)
+    assert (summary["run"]["uuid"], summary["points"]) == (run_uuid, 602)
     run = laptop.get(run_uuid)
     assert (run["managed"], run["status"], run["message"]) == (False, "stopped", "landed")
     assert (run["name"], run["tags"], run["progress"]) == ("on a plane", ["offline"], 1.0)
     assert (run["inputs"], run["outputs"]) == ({"lr": 0.01}, {"acc": 0.99})
-    assert laptop.points(run_uuid, "loss", 300)["total"] == 300
-    assert laptop.points(run_uuid, "acc", 300)["total"] == 300
+    loss = laptop.points(run_uuid, "loss", 301)
+    assert (loss["total"], loss["points"][-1]["value"]) == (301, "NaN")
+    acc = laptop.points(run_uuid, "acc", 301)
+    assert (acc["total"], acc["points"][-1]["value"]) == (301, "-Infinity")
 
     again = laptop.stack.cli("ops", "push", str(folder), "-p", PROJECT)
     assert again.returncode == 0, again.stderr
     assert f"pushed run {run_uuid}" in again.stdout
-    assert "600 points" in again.stdout
+    assert "602 points" in again.stdout
     laptop.metrics_settled()  # the re-sent batches are handled: a duplicate would show now
     series = {s["name"]: s["total"] for s in laptop.get(run_uuid, "/metrics")["series"]}
-    assert series == {"loss": 300, "acc": 300}
+    assert series == {"loss": 301, "acc": 301}
     history = [c["status"] for c in laptop.get(run_uuid, "/statuses")["changes"]]
     assert history == ["created", "running", "stopped"]
 

@@ -125,3 +125,43 @@ async def test_a_deleted_rule_is_gone_and_deleting_it_again_is_not_found(trackin
     with pytest.raises(RemoteError, match=f"alert rule {rule.id} does not exist") as gone:
         await rpc.call(nats_client, subjects, Tracking.delete_alert, delete)
     assert gone.value.code is ErrorCode.NOT_FOUND
+
+
+async def test_a_nan_rule_fires_once_per_excursion_and_the_event_carries_the_nan(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    spec = AlertRuleSpec(project="acme/nan", metric="loss", comparison="is_nan")
+    rule = await rpc.call(nats_client, subjects, Tracking.create_alert, spec)
+    assert (rule.comparison, rule.threshold) == ("is_nan", None)
+    raw: list[bytes] = []
+
+    async def on_event(msg):
+        raw.append(msg.data)
+
+    sub = await nats_client.subscribe(subjects.event("metric.crossed"), cb=on_event)
+    run_uuid = await create_run(js, subjects, "acme/nan")
+    await send(js, subjects, run_uuid, points(run_uuid, [1.0, "NaN", "NaN", "Infinity", "NaN"]))
+    await wait_for(lambda: _stored(database_url, run_uuid, 5), message="stored")
+    ingest = subjects.stream_name(StreamKind.INGEST)
+    await wait_for(lambda: drained(js, ingest, "tracking-metrics"), message="batches taken")
+    assert await _crossings_written(database_url, run_uuid) == 2  # step 1, then again at 4
+    await wait_for(lambda: len(raw) >= 2, message="two crossings")
+    await sub.unsubscribe()
+    assert [json.loads(r)["data"]["value"] for r in raw] == ["NaN", "NaN"]
+    crossed = [CATALOG.decode(r).data for r in raw]
+    assert [(c.step, c.comparison, c.threshold) for c in crossed] == [
+        (1, "is_nan", None),
+        (4, "is_nan", None),
+    ]
+
+
+async def test_a_value_check_with_a_threshold_is_invalid(tracking, nats_client):
+    request = {"project": "acme/demo", "metric": "loss", "comparison": "is_inf", "threshold": 1}
+    reply = await nats_client.request(
+        tracking.subjects.rpc("tracking", "create_alert"), json.dumps(request).encode()
+    )
+    answer = json.loads(reply.data)
+    assert answer["ok"] is False
+    assert answer["code"] == "invalid"
+    assert "takes no threshold" in answer["message"]

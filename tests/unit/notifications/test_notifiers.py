@@ -77,6 +77,16 @@ def test_run_events_and_metric_crossings():
     assert other.title.startswith("project.created")
 
 
+def test_a_nan_alert_says_the_metric_is_nan():
+    data = MetricCrossed(
+        run_uuid=RUN, project="acme/demo", metric="loss", value=float("nan"), step=3,
+        rule_id="r2", comparison=Comparison.IS_NAN,
+    )  # fmt: skip
+    told = notice(new_event(data, source="/t", project="acme/demo", time=AT))
+    assert told.title == f"metric loss is nan on run {RUN} in acme/demo at step 3"
+    assert (dict(told.facts)["Value"], dict(told.facts)["Threshold"]) == ("nan", "is_nan")
+
+
 def test_slack_message():
     doc = slack(notice(failed_hook(message="a <b> & c")))
     assert doc["text"].endswith("OOMKilled - a &lt;b&gt; &amp; c")

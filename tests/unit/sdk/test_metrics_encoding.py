@@ -30,7 +30,7 @@ points = st.lists(
     st.tuples(
         st.from_regex(METRIC_NAME_PATTERN, fullmatch=True),
         st.integers(min_value=0, max_value=2**62),
-        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(),
         st.floats(min_value=0, max_value=4e9),
     ),
     min_size=1,
@@ -50,8 +50,8 @@ def test_every_point_reads_back_exactly(
     assert decoded.run_uuid == RUN
     for (name, step, value, at), point in zip(batch, decoded.points, strict=True):
         assert (point.name, point.step) == (name, step)
-        assert point.value == value
-        assert math.copysign(1, point.value) == math.copysign(1, value)
+        assert point.value == value or (math.isnan(point.value) and math.isnan(value))
+        assert math.copysign(1, point.value) == math.copysign(1, value) or math.isnan(value)
         assert point.at == datetime.fromtimestamp(int(at * 1000) / 1000, UTC)
 
 
@@ -67,3 +67,19 @@ def test_the_body_is_plain_compact_json(tmp_path: Path) -> None:
             {"name": "val/acc", "step": 3, "value": 0.25, "at": "2025-12-01T10:00:00.123+00:00"}
         ],
     }
+
+
+def refuse(token: str) -> None:
+    raise AssertionError(f"not standard JSON: {token}")
+
+
+def test_nan_and_infinities_are_spelled_as_strings(tmp_path: Path) -> None:
+    writer = Writer(RUN, NoSender, tmp_path / "spool.jsonl")
+    try:
+        body = writer._encode(
+            [("nan", 0, math.nan, 0.0), ("inf", 1, math.inf, 0.0), ("x", 2, -math.inf, 0.0)]
+        )
+    finally:
+        writer.close(timeout=0.1)
+    values = [p["value"] for p in json.loads(body, parse_constant=refuse)["points"]]
+    assert values == ["NaN", "Infinity", "-Infinity"]

@@ -53,3 +53,57 @@ def test_a_streak_carries_over_between_batches():
     assert crossings == []
     state, crossings = run(LOSS_ABOVE_5_FOR_3, [6], state, start=2)
     assert crossings == [Crossing(2, 6.0)]
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("comparison", "value", "breached"),
+    [
+        (Comparison.IS_NAN, NAN, True),
+        (Comparison.IS_NAN, INF, False),
+        (Comparison.IS_NAN, 0.0, False),
+        (Comparison.IS_INF, INF, True),
+        (Comparison.IS_INF, -INF, True),
+        (Comparison.IS_INF, NAN, False),
+        (Comparison.IS_INF, 1e308, False),
+    ],
+)
+def test_value_checks(comparison, value, breached):
+    rule = AlertRule("r", "p", "m", comparison, None)
+    assert rule.breached(value) is breached
+    assert rule.cleared(value) is not breached
+
+
+def test_a_nan_rule_fires_once_per_run_of_nans():
+    rule = AlertRule("r", "p", "loss", Comparison.IS_NAN, None)
+    state, crossings = run(rule, [1.0, NAN, NAN, 2.0, NAN])
+    assert [c.step for c in crossings] == [1, 4]
+    assert all(c.value != c.value for c in crossings)  # the NaN itself is reported
+    assert state.firing
+
+
+def test_an_inf_rule_waits_for_its_points_in_a_row():
+    rule = AlertRule("r", "p", "loss", Comparison.IS_INF, None, for_points=2)
+    _, crossings = run(rule, [INF, 1.0, -INF, INF, INF])
+    assert crossings == [Crossing(3, INF)]
+
+
+def test_nan_neither_breaches_nor_clears_a_threshold_rule():
+    rule = AlertRule("r", "p", "loss", Comparison.GT, 5.0, for_points=2)
+    _, crossings = run(rule, [6, NAN, 6])
+    assert crossings == []  # the NaN broke the streak
+    state, crossings = run(rule, [6, 6, NAN, 6])
+    assert crossings == [Crossing(1, 6.0)]  # still firing through the NaN: no second crossing
+    assert state.firing
+
+
+def test_infinity_is_past_every_threshold():
+    assert AlertRule("r", "p", "m", Comparison.GT, 1e308).breached(INF)
+    assert AlertRule("r", "p", "m", Comparison.LT, -1e308).breached(-INF)
+
+
+def test_a_threshold_rule_without_a_threshold_is_refused():
+    with pytest.raises(ValueError, match="needs a threshold"):
+        AlertRule("r", "p", "m", Comparison.GT, None).breached(1.0)

@@ -39,6 +39,10 @@ class Database:
     async def acquire(self):
         yield self
 
+    @asynccontextmanager
+    async def transaction(self, **_: object):
+        yield
+
 
 def context(db: Database | None = None) -> SimpleNamespace:
     return SimpleNamespace(pool=db or Database(), known_runs=KnownRuns())
@@ -51,28 +55,30 @@ def metric_batch() -> MetricBatch:
 
 
 async def test_a_batch_of_a_run_not_heard_of_is_retried_later():
-    ctx, db = context(), Database()
+    db = Database()
+    ctx = context(db)
     with pytest.raises(Retryable, match=f"unknown run {RUN}"):
-        await ingest.store_batch(ctx, db, metric_batch())
+        await ingest.store_batch(ctx, metric_batch())
     assert len(db.queries) == 1  # the run looked up, nothing stored
 
 
 async def test_a_known_run_is_looked_up_once(monkeypatch):
     stored, evaluated = [], []
 
-    async def insert_points(conn, batch):
+    async def copy_points(conn, batch):
         stored.append(batch.run_uuid)
 
     async def evaluate(ctx, conn, run, batch):
         evaluated.append(run)
 
-    monkeypatch.setattr(ingest.store, "insert_points", insert_points)
+    monkeypatch.setattr(ingest.store, "copy_points", copy_points)
     monkeypatch.setattr(ingest, "evaluate", evaluate)
-    ctx, db = context(), Database()
+    db = Database()
+    ctx = context(db)
     run = KnownRun(RUN, "acme/demo", ["gpu"])
     ctx.known_runs.remember(run)
-    await ingest.store_batch(ctx, db, metric_batch())
-    await ingest.store_batch(ctx, db, metric_batch())
+    await ingest.store_batch(ctx, metric_batch())
+    await ingest.store_batch(ctx, metric_batch())
     assert db.queries == []
     assert (stored, evaluated) == ([RUN, RUN], [run, run])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
@@ -35,9 +36,11 @@ def same_as_contract(raw: bytes) -> None:
         return
     got = decode_batch(raw)
     assert got.run_uuid == expected.run_uuid
-    assert [(p.name, p.step, p.value, p.at) for p in got.points] == [
-        (p.name, p.step, p.value, p.at) for p in expected.points
+    assert [(p.name, p.step, p.at) for p in got.points] == [
+        (p.name, p.step, p.at) for p in expected.points
     ]
+    for mine, theirs in zip(got.points, expected.points, strict=True):
+        assert mine.value == theirs.value or (math.isnan(mine.value) and math.isnan(theirs.value))
 
 
 @pytest.mark.parametrize(
@@ -54,6 +57,14 @@ def same_as_contract(raw: bytes) -> None:
         body([point(step=-1)]),
         body([point(step=2**62 + 1)]),
         body([point(value="nope")]),
+        body([point(value="NaN")]),
+        body([point(value="Infinity"), point(step=4, value="-Infinity")]),
+        body([point(value="nan")]),
+        body([point(value="-inf")]),
+        body([point(value="1.5")]),
+        body([point(value=None)]),
+        body([point(name="loss\n")]),
+        body([point(), point(name="bad name", step=4)]),
         body([point(extra=1)]),
         body([point()], extra=1),
         body([]),
@@ -68,6 +79,27 @@ def test_each_case_is_decided_as_the_contract_decides(raw: bytes) -> None:
     same_as_contract(raw)
 
 
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        (body([point(value="NaN")]), math.nan),
+        (body([point(value="Infinity")]), math.inf),
+        (body([point(value="-Infinity")]), -math.inf),
+        (body([point(value=float("nan"))]), math.nan),  # Python's bare NaN token
+        (b'{"run_uuid":"' + RUN.encode() + b'","points":[{"name":"a","step":1,'
+         b'"value":1e999,"at":"' + AT.encode() + b'"}]}', math.inf),
+    ],
+)  # fmt: skip
+def test_non_finite_values_are_read(raw: bytes, value: float) -> None:
+    got = decode_batch(raw).points[0].value
+    assert got == value or (math.isnan(got) and math.isnan(value))
+
+
+def test_a_bad_name_among_good_ones_is_refused() -> None:
+    with pytest.raises(Permanent, match=r"points\.1\.name"):
+        decode_batch(body([point(), point(name="bad name", step=4)]))
+
+
 def test_a_refusal_names_the_field() -> None:
     with pytest.raises(Permanent, match=r"points\.0\.value"):
         decode_batch(body([point(value="nope")]))
@@ -80,7 +112,9 @@ def test_a_refusal_names_the_field() -> None:
             {
                 "name": st.from_regex(r"[A-Za-z0-9_.:/-]{1,12}", fullmatch=True),
                 "step": st.integers(min_value=-5, max_value=2**63),
-                "value": st.floats(allow_nan=False),
+                "value": st.one_of(
+                    st.floats(), st.sampled_from(["NaN", "Infinity", "-Infinity", "1e3", "x"])
+                ),
                 "at": st.sampled_from([AT, "2026-12-01T10:00:00Z", "yesterday"]),
             }
         ),

@@ -3,7 +3,9 @@
 Both sides name the same :class:`~axonal_events.Rpc` descriptor. A FastStream handler that
 raises sends no reply, so the caller would only see a timeout; :func:`serve` turns every
 outcome into an :class:`~axonal_events.RpcOk` or :class:`~axonal_events.RpcError` reply
-instead, whose code comes from the exception's type (see :mod:`axonal_bus.errors`).
+instead, whose code comes from the exception's type (see :mod:`axonal_bus.errors`). A result
+is written by its model's own JSON serializer, so a model's JSON settings (NaN written as
+``"NaN"`` in metric values) hold over the bus as they do in the api.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def serve(
     """Answer ``rpc``; replicas share the requests through the ``queue`` group."""
     subject = rpc.subject(subjects)
 
-    async def answer() -> dict[str, Any]:
+    async def answer() -> dict[str, Any] | bytes:
         # Read from the context rather than injected: see axonal_bus.consumer.
         msg: NatsMessage = broker.context.get_local("message")
         try:
@@ -76,7 +78,7 @@ def serve(
                 return _error(code, str(exc))
             log.exception("rpc.failed", rpc=subject)
             return _error(code, f"{subject} failed; the service log has the details")
-        return {"ok": True, "result": result.model_dump(mode="json")}
+        return b'{"ok":true,"result":' + result.model_dump_json().encode() + b"}"
 
     return broker.subscriber(subject, queue=queue, title=subject)(answer)
 

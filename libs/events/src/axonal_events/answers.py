@@ -13,6 +13,7 @@ from pydantic import Field
 
 from axonal_events.base import Payload
 from axonal_events.catalog import RunStatus
+from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
 from axonal_events.traces import PageMeta, TraceView
 
 __all__ = [
@@ -32,6 +33,8 @@ class MetricsAccepted(Payload):
 
 
 class ComparedRun(Payload):
+    model_config = NON_FINITE_AS_STRINGS
+
     uuid: str
     name: str | None
     status: RunStatus
@@ -39,7 +42,7 @@ class ComparedRun(Payload):
     finished_at: datetime | None
     inputs: dict[str, Any]
     outputs: dict[str, Any]
-    metrics: dict[str, float] = Field(description="The value at each metric's highest step.")
+    metrics: dict[str, MetricValue] = Field(description="The value at each metric's highest step.")
 
 
 class RunComparison(Payload):

@@ -4,6 +4,9 @@ A batch carries many points (publishing one point per message would cap throughp
 publisher sets ``Nats-Msg-Id`` = ``<run_uuid>:<writer id>:<batch seq>`` so a retried publish is
 stored once; the tracking service keys points by (run, name, step), so a redelivered or
 re-sent point never becomes two.
+
+Values may be NaN or infinite (a diverging run logs them): every payload here writes them as
+the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (see :mod:`axonal_events.numbers`).
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from axonal_events.base import Payload
-from axonal_events.catalog.alerts import Comparison
+from axonal_events.catalog.alerts import VALUE_CHECKS, Comparison
+from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
 
 __all__ = [
     "MAX_POINTS_PER_BATCH",
@@ -41,17 +45,12 @@ METRIC_NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}$"
 
 
 class MetricPoint(Payload):
+    model_config = NON_FINITE_AS_STRINGS
+
     name: str = Field(pattern=METRIC_NAME_PATTERN)
     step: int = Field(ge=0, le=2**62)
-    value: float
+    value: MetricValue
     at: datetime
-
-    @field_validator("value")
-    @classmethod
-    def _finite(cls, value: float) -> float:
-        if not math.isfinite(value):
-            raise ValueError("metric values must be finite (NaN and infinity are not stored)")
-        return value
 
 
 class MetricBatch(Payload):
@@ -68,12 +67,20 @@ class ReadSeries(Payload):
 
 
 class SeriesPoint(Payload):
-    """One bucket of steps: its last step and value, and the min/max value within it."""
+    """One bucket of steps: its last step and the value there, the smallest and largest value
+    within it and how many of its points are NaN.
+
+    ``min`` and ``max`` leave NaN points out (infinities count); they are NaN only when every
+    point of the bucket is. ``value`` is the last step's value as stored, NaN included.
+    """
+
+    model_config = NON_FINITE_AS_STRINGS
 
     step: int
-    value: float
-    min: float
-    max: float
+    value: MetricValue
+    min: MetricValue
+    max: MetricValue
+    nans: int = Field(default=0, description="Points of the bucket whose value is NaN.")
 
 
 class MetricSeries(Payload):
@@ -92,17 +99,20 @@ class ReadLatest(Payload):
 
 
 class LatestMetrics(Payload):
-    """``values[run_uuid][name]`` = the value at the highest step."""
+    """``values[run_uuid][name]`` = the value at the highest step (NaN included)."""
 
-    values: dict[str, dict[str, float]]
+    model_config = NON_FINITE_AS_STRINGS
+
+    values: dict[str, dict[str, MetricValue]]
 
 
 class AlertCondition(Payload):
-    """``metric comparison threshold`` for ``for_points`` consecutive points."""
+    """``metric comparison threshold`` for ``for_points`` consecutive points, or ``metric is_nan``
+    / ``metric is_inf`` (either infinity), which take no threshold and no hysteresis."""
 
     metric: str = Field(pattern=METRIC_NAME_PATTERN)
     comparison: Comparison
-    threshold: float
+    threshold: float | None = Field(default=None, description="Required but by is_nan, is_inf.")
     for_points: int = Field(default=1, ge=1, le=10_000)
     hysteresis: float = Field(default=0.0, ge=0, description="Margin to clear a firing rule.")
     tags: list[str] = Field(
@@ -113,10 +123,19 @@ class AlertCondition(Payload):
 
     @field_validator("threshold", "hysteresis")
     @classmethod
-    def _finite_number(cls, value: float) -> float:
-        if not math.isfinite(value):
+    def _finite_number(cls, value: float | None) -> float | None:
+        if value is not None and not math.isfinite(value):
             raise ValueError("must be a finite number")
         return value
+
+    @model_validator(mode="after")
+    def _threshold_as_comparison_wants(self) -> AlertCondition:
+        if self.comparison in VALUE_CHECKS:
+            if self.threshold is not None or self.hysteresis:
+                raise ValueError(f"{self.comparison.value} takes no threshold and no hysteresis")
+        elif self.threshold is None:
+            raise ValueError(f"{self.comparison.value} needs a threshold")
+        return self
 
 
 class AlertRuleSpec(AlertCondition):

@@ -1,15 +1,16 @@
 """Checks of what a run logs: metric names, values and steps, tags, JSON-ready values.
 
 Every check raises ``ValueError`` (or ``TypeError`` for what JSON cannot hold) in the caller's
-thread, before anything is queued or sent.
+thread, before anything is queued or sent; but a metric value is never refused: it is a float
+(NaN and the infinities included) or, when it is no number, ``None`` (the caller drops it).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import numbers
 import re
+import sys
 from typing import Any
 
 __all__ = [
@@ -17,8 +18,9 @@ __all__ = [
     "check_name",
     "check_step",
     "check_tags",
-    "check_value",
+    "convert_values",
     "json_ready",
+    "metric_value",
 ]
 
 #: The names the tracking service accepts (``axonal_events.metrics.METRIC_NAME_PATTERN``).
@@ -27,6 +29,8 @@ _MAX_STEP = 2**62
 _TAG_MAX = 100
 #: Names already checked: a training loop logs the same few names again and again.
 GOOD_NAMES: set[str] = set()
+#: Metrics a value was dropped of (no number): each is told once.
+DROPPED: set[str] = set()
 
 
 def check_name(name: object) -> str:
@@ -40,13 +44,36 @@ def check_name(name: object) -> str:
     return name
 
 
-def check_value(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"metric {name!r}: the value must be a real number, not {value!r}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"metric {name!r}: the value must be finite, not {number!r}")
-    return number
+def metric_value(value: object) -> float | None:
+    """``value`` as a float if ``float()`` takes it (ints, bools, numpy scalars, 0-d arrays and
+    tensors; NaN and infinities as they are); ``None`` for a string or anything else."""
+    if isinstance(value, str | bytes | bytearray):
+        return None  # float() would parse it: a string is a label, not a metric
+    try:
+        return float(value)  # type: ignore[arg-type]  # whatever has __float__ or __index__
+    except Exception:  # noqa: BLE001 - whatever the value's own conversion raises
+        return None
+
+
+def convert_values(values: dict[str, Any]) -> None:
+    """Turn every value into a float, in place; drop those that are no number, saying so on
+    stderr once per metric."""
+    for name, value in list(values.items()):
+        number = metric_value(value)
+        if number is not None:
+            values[name] = number
+            continue
+        del values[name]
+        if name not in DROPPED:
+            DROPPED.add(name)
+            shown = repr(value)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            print(
+                f"axonal.tracking: metric {name!r}: {shown} is not a number; it is dropped "
+                "(said once per metric)",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def check_step(step: object) -> int:

@@ -34,6 +34,12 @@ INTERVAL = 0.5
 BACKOFF_START, BACKOFF_MAX = 0.2, 10.0
 
 Point = tuple[str, int, float, float]  # name, step, value, unix time
+#: ``repr`` of NaN and the infinities in the value slot, and how the wire spells them.
+_NON_FINITE = (
+    ('"value":nan', '"value":"NaN"'),
+    ('"value":inf', '"value":"Infinity"'),
+    ('"value":-inf', '"value":"-Infinity"'),
+)
 
 
 @dataclass
@@ -204,8 +210,11 @@ class Writer:
             self._spool_pending()
 
     def _encode(self, points: list[Point]) -> bytes:
-        """The batch as JSON, written directly: checked names and finite floats need no
-        general encoder, and times share one millisecond-precision string per millisecond.
+        """The batch as JSON, written directly: checked names and floats need no general
+        encoder, and times share one millisecond-precision string per millisecond. NaN and the
+        infinities, which JSON has no literal for, are written as the strings ``"NaN"``,
+        ``"Infinity"`` and ``"-Infinity"`` (replaced in the whole body at once: a quoted name
+        cannot hold ``"value":nan``).
         """
         last_ms, iso = -1, ""
         names: dict[str, str] = {}
@@ -217,7 +226,10 @@ class Writer:
                 iso = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
             quoted = names.get(name) or names.setdefault(name, json.dumps(name))
             parts.append(f'{{"name":{quoted},"step":{step},"value":{value!r},"at":"{iso}"}}')
-        return f'{{"run_uuid":"{self.run_uuid}","points":[{",".join(parts)}]}}'.encode()
+        body = f'{{"run_uuid":"{self.run_uuid}","points":[{",".join(parts)}]}}'
+        for bare, spelled in _NON_FINITE:
+            body = body.replace(bare, spelled)
+        return body.encode()
 
     def _send_next(self) -> None:
         """Send the oldest batch if its retry is due; on failure, spool and back off."""

@@ -24,7 +24,6 @@ next one of the run.
 from __future__ import annotations
 
 import atexit
-import math
 import numbers
 import os
 import re
@@ -49,7 +48,7 @@ from axonal._artifacts import (
     log_text,
 )
 from axonal._checks import GOOD_NAMES as _GOOD_NAMES
-from axonal._checks import check_name, check_step, check_tags, check_value, json_ready
+from axonal._checks import check_name, check_step, check_tags, convert_values, json_ready
 from axonal._errors import NO_RUN_HINT as _NO_RUN_HINT
 from axonal._errors import NotInRunError, TrackingError
 from axonal._exit import exit_status, set_exit_status, watch_exit
@@ -85,7 +84,6 @@ __all__ = [
 
 RUN_UUID_ENV = "AXONAL_RUN_UUID"
 SPOOL_ENV = "AXONAL_TRACKING_SPOOL"
-_isfinite = math.isfinite
 
 _writer: Writer | None = None
 _writer_lock = threading.Lock()
@@ -230,9 +228,11 @@ def log_metrics(step: int | None = None, **values: float) -> None:
     """Log ``name=value`` points of the current run at ``step``.
 
     Without ``step``, each name takes its next step: 0, then one more than its last step.
-    Values must be finite real numbers; a bad name, value or step raises ``ValueError`` here.
-    Returns at once (see the module doc for when it blocks). A metric named ``step`` is logged
-    with :func:`log_metric`.
+    A value is anything ``float()`` takes (numpy scalars, 0-d arrays and tensors too); NaN and
+    the infinities are stored as they are. A value that is no number (a string, a list) is
+    dropped, with a warning on stderr once per metric: a value never stops the training loop.
+    A bad name or step raises ``ValueError`` here. Returns at once (see the module doc for when
+    it blocks). A metric named ``step`` is logged with :func:`log_metric`.
     """
     _log(values, step)
 
@@ -254,13 +254,17 @@ def flush(timeout: float = 30.0) -> bool:
 
 def _log(values: dict[str, Any], step: object) -> None:
     """Check ``values`` (a dict of the caller's own) in place, then queue them all."""
+    converted = True
     for name, value in values.items():
         if name not in _GOOD_NAMES:  # the hot path: a training loop logs the same few names
             check_name(name)
-        if type(value) is not float or not _isfinite(value):  # exact floats pass as they are
-            values[name] = check_value(name, value)
+        if type(value) is not float:  # exact floats (NaN and infinities too) pass as they are
+            converted = False
     at_step = None if step is None else check_step(step)
-    _current_writer().log(values, at_step)
+    if not converted:
+        convert_values(values)
+    if values:
+        _current_writer().log(values, at_step)
 
 
 def _check_open(run: Run) -> None:

@@ -7,9 +7,11 @@ from enum import StrEnum
 from pydantic import Field
 
 from axonal_events.base import EventData
+from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
 
 __all__ = [
     "NOTIFIERS",
+    "VALUE_CHECKS",
     "Comparison",
     "HookRequested",
     "MetricCrossed",
@@ -19,26 +21,37 @@ __all__ = [
 
 
 class Comparison(StrEnum):
+    """How an alert rule compares a value with its threshold, or which kind of value it
+    watches for (``is_nan``; ``is_inf``: either infinity), without a threshold."""
+
     GT = "gt"
     GTE = "gte"
     LT = "lt"
     LTE = "lte"
     EQ = "eq"
+    IS_NAN = "is_nan"
+    IS_INF = "is_inf"
+
+
+#: The comparisons that take no threshold.
+VALUE_CHECKS = frozenset({Comparison.IS_NAN, Comparison.IS_INF})
 
 
 class MetricCrossed(EventData):
-    """A metric of a run crossed the threshold of an alert rule."""
+    """A metric of a run crossed the threshold of an alert rule (or became NaN or infinite,
+    for an ``is_nan`` or ``is_inf`` rule, which has no threshold)."""
 
+    model_config = NON_FINITE_AS_STRINGS
     type_name = "metric.crossed"
 
     run_uuid: str = Field(min_length=1)
     project: str = Field(min_length=1)
     metric: str = Field(min_length=1)
-    value: float
+    value: MetricValue
     step: int | None = None
     rule_id: str = Field(min_length=1)
     comparison: Comparison
-    threshold: float
+    threshold: float | None = None
 
     def subject_id(self) -> str | None:
         return self.run_uuid

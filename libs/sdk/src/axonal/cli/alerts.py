@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -23,6 +23,8 @@ app = typer.Typer(
     add_completion=False,
 )
 _SIGNS = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "eq": "=="}
+#: ``<metric> is nan`` and ``<metric> is inf`` (either infinity): rules without a threshold.
+_VALUE_CHECKS = {"nan": "is_nan", "inf": "is_inf"}
 
 
 def _path(project: str | None, tail: str = "") -> str:
@@ -34,8 +36,11 @@ def _show(rules: list[AlertRuleInfo]) -> None:
 
     table = Table("id", "rule", "for points", "hysteresis", "runs tagged")
     for rule in rules:
-        sign = _SIGNS.get(rule.comparison, rule.comparison)
-        condition = f"{rule.metric} {sign} {rule.threshold:g}"
+        if rule.threshold is None:
+            condition = f"{rule.metric} {rule.comparison.replace('_', ' ')}"
+        else:
+            sign = _SIGNS.get(rule.comparison, rule.comparison)
+            condition = f"{rule.metric} {sign} {rule.threshold:g}"
         table.add_row(
             rule.id, escape(condition), str(rule.for_points), f"{rule.hysteresis:g}",
             escape(", ".join(rule.tags)) or "[dim]any run[/]",
@@ -43,11 +48,30 @@ def _show(rules: list[AlertRuleInfo]) -> None:
     console.print(table if rules else "no alert rules")
 
 
+def _condition(comparison: str, threshold: str | None) -> dict[str, Any]:
+    """The comparison and threshold of ``<metric> <comparison> <threshold>``."""
+    if comparison == "is":
+        check = _VALUE_CHECKS.get((threshold or "").lower())
+        if check is None:
+            raise typer.BadParameter("after `is`: nan or inf", param_hint="THRESHOLD")
+        return {"comparison": check}
+    if threshold is None:
+        return {"comparison": comparison}  # is_nan, is_inf; the api says what else is missing
+    try:
+        return {"comparison": comparison, "threshold": float(threshold)}
+    except ValueError:
+        raise typer.BadParameter(f"not a number: {threshold!r}", param_hint="THRESHOLD") from None
+
+
 @app.command("create")
 def create(
     metric: Annotated[str, typer.Argument(help="The metric's name, e.g. loss.")],
-    comparison: Annotated[str, typer.Argument(help="gt, gte, lt, lte or eq.")],
-    threshold: Annotated[float, typer.Argument(help="The value to cross.")],
+    comparison: Annotated[
+        str, typer.Argument(help="gt, gte, lt, lte, eq; or is, followed by nan or inf.")
+    ],
+    threshold: Annotated[
+        str | None, typer.Argument(help="The value to cross; after is: nan or inf.")
+    ] = None,
     for_points: Annotated[
         int, typer.Option("--for", min=1, help="Consecutive points past the threshold.")
     ] = 1,
@@ -62,14 +86,14 @@ def create(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Create a rule, e.g. ``axonal alerts create loss gt 5 --for 3 --tag nightly``."""
+    """Create a rule, e.g. ``axonal alerts create loss gt 5 --for 3 --tag nightly`` or
+    ``axonal alerts create loss is nan``."""
     from axonal_events.metrics import AlertRuleInfo  # noqa: PLC0415
 
     path = guarded(lambda: _path(project))
     body = {
         "metric": metric,
-        "comparison": comparison,
-        "threshold": threshold,
+        **_condition(comparison, threshold),
         "for_points": for_points,
         "hysteresis": hysteresis,
         "tags": tags or [],

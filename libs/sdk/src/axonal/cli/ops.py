@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -212,16 +213,17 @@ def metrics(
     if as_json:
         print_json(found)
         return
-    table = Table("metric", "points", "last step", "last", "min", "max")
+    table = Table("metric", "points", "last step", "last", "min", "max", "NaN")
     for series in found.series:
         if not series.points:
             continue
         last = series.points[-1]
-        low = min(p.min for p in series.points)
-        high = max(p.max for p in series.points)
+        low = min((p.min for p in series.points if not math.isnan(p.min)), default=math.nan)
+        high = max((p.max for p in series.points if not math.isnan(p.max)), default=math.nan)
+        nans = sum(p.nans for p in series.points)
         table.add_row(
             escape(series.name), f"{series.total:,}", str(last.step),
-            f"{last.value:.6g}", f"{low:.6g}", f"{high:.6g}",
+            f"{last.value:.6g}", f"{low:.6g}", f"{high:.6g}", f"{nans:,}",
         )  # fmt: skip
     console.print(table if found.series else "no metrics logged yet")
 

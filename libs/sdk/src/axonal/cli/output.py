@@ -45,9 +45,10 @@ def status_text(status: str) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with every pydantic model in it dumped as JSON would hold it."""
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
+    """``value`` with every pydantic model in it dumped as JSON would hold it (by the model's
+    own JSON serializer: metric values NaN and infinite are the strings "NaN", "Infinity")."""
+    if hasattr(value, "model_dump_json"):
+        return json.loads(value.model_dump_json())
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

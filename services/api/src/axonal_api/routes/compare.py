@@ -8,6 +8,7 @@ the tracking service; the union of names of each kind gives the table's rows, an
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -57,6 +58,12 @@ async def compare(gw: GatewayDep, owner: Owner, project: Project, run: RunList) 
         f"{kind}.{name}"
         for kind, rows in kinds.items()
         for name in names[kind]
-        if any(values.get(name) != rows[0].get(name) for values in rows)
+        if any(not _same(values.get(name), rows[0].get(name)) for values in rows)
     ]
     return RunComparison(runs=runs, differing=differing, **names)
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal values; NaN is the same as NaN here (a metric NaN in both runs does not differ)."""
+    both_nan = isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
+    return both_nan or a == b

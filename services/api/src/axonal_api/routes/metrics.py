@@ -3,6 +3,10 @@
 A logged batch is answered 202 once JetStream stored it; the tracking service writes it soon
 after. ``Idempotency-Key`` becomes the batch's ``Nats-Msg-Id``, so a retried POST is stored
 once (and points are keyed by run, name and step in any case).
+
+Values may be NaN or infinite: JSON has no literal for them, so both ways they are the strings
+``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` in a value's place (the bare tokens ``NaN`` and
+``Infinity`` some encoders write are read too).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ async def log_metrics(
     batch: MetricBatch,
     idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
 ) -> MetricsAccepted:
-    """Up to 10,000 points; NaN and infinity are refused (422)."""
+    """Up to 10,000 points; NaN and infinities as the strings "NaN", "Infinity", "-Infinity"."""
     run = await get_run_checked(gw, owner, project, run_uuid)
     if batch.run_uuid != run.uuid:
         raise ApiError(400, "invalid", "the batch's run_uuid is not the run in the path")
@@ -53,7 +57,8 @@ async def read_metrics(
         int, Query(ge=2, le=100_000, description="Points per series, at most.")
     ] = 1000,
 ) -> SeriesList:
-    """Each series cut into equal step buckets: last step and value, min and max per bucket."""
+    """Each series cut into equal step buckets: last step and value, min and max per bucket
+    (NaN points left out of them, and counted in ``nans``); non-finite values as strings."""
     run = await get_run_checked(gw, owner, project, run_uuid)
     query = ReadSeries(run_uuids=[run.uuid], names=name or [], points=points)
     return await gw.call(Tracking.series, query)

@@ -110,16 +110,20 @@ def _run_notice(data: Any, status: str) -> tuple[str, Severity, list[tuple[str, 
 
 def _metric_notice(data: MetricCrossed) -> tuple[str, Severity, list[tuple[str, str]]]:
     step = f" at step {data.step}" if data.step is not None else ""
-    title = (
-        f"metric {data.metric} crossed {data.threshold:g} ({data.comparison.value}) on run "
-        f"{data.run_uuid} in {data.project}{step}: {data.value:g}"
-    )
+    where = f"on run {data.run_uuid} in {data.project}{step}"
+    if data.threshold is None:  # is_nan, is_inf: the value is the news
+        rule = data.comparison.value
+        title = f"metric {data.metric} is {data.value:g} {where}"
+    else:
+        rule = f"{data.comparison.value} {data.threshold:g}"
+        crossed = f"crossed {data.threshold:g} ({data.comparison.value})"
+        title = f"metric {data.metric} {crossed} {where}: {data.value:g}"
     facts = [
         ("Project", data.project),
         ("Run", data.run_uuid),
         ("Metric", data.metric),
         ("Value", f"{data.value:g}"),
-        ("Threshold", f"{data.comparison.value} {data.threshold:g}"),
+        ("Threshold", rule),
     ]
     if data.step is not None:
         facts.append(("Step", str(data.step)))

@@ -23,11 +23,16 @@ __all__ = ["evaluate"]
 async def evaluate(ctx: Context, conn: Connection, run: KnownRun, batch: Batch) -> int:
     """Advance every rule watching the batch's run; returns the crossings emitted."""
     project = run.project
+    rules = await store.rules_for(conn, project, list({p.name for p in batch.points}), run.tags)
+    if not rules:
+        return 0  # the common case: no rule watches these metrics
+    watched = {rule.metric for rule in rules}
     by_metric: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for point in batch.points:
-        by_metric[point.name].append((point.step, point.value))
+        if point.name in watched:
+            by_metric[point.name].append((point.step, point.value))
     emitted = 0
-    for rule in await store.rules_for(conn, project, list(by_metric), run.tags):
+    for rule in rules:
         state = await store.lock_state(conn, rule.id, batch.run_uuid)
         after, crossings = advance(rule, state, by_metric[rule.metric])
         if after != state:

@@ -1,7 +1,8 @@
 """Consumers: runs heard of (``run.created``) and metric batches (``ingest.metrics.<run>``).
 
 Rules for what arrives: a batch that is not a valid :class:`MetricBatch` (wrong types, a bad
-name, NaN or infinity, more than 10,000 points, oversized strings) is dead-lettered at once
+name, more than 10,000 points, oversized strings) is dead-lettered at once (NaN and infinities
+are values like any other)
 with the validation error as its reason. A batch of a run not heard of yet is retried with a
 growing delay (its ``run.created`` may still be on its way) and dead-lettered as
 ``unknown run`` when the retries are spent. Each batch is one insert, evaluated against the
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.retry import RetryPolicy
-from axonal_db import transaction
 from axonal_events import CloudEvent, EventData, RunStatus, RunStatusChanged, StreamKind
 from axonal_tracking.context import Context
 from axonal_tracking.domain.points import Batch
@@ -38,8 +38,7 @@ async def on_run_created(ctx: Context, event: CloudEvent[EventData]) -> None:
 
 
 async def on_batch(ctx: Context, batch: Batch) -> None:
-    async with transaction(ctx.pool) as conn:
-        await ingest.store_batch(ctx, conn, batch)
+    await ingest.store_batch(ctx, batch)
 
 
 def register(ctx: Context) -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncpg
-
 from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
 from axonal_tracking.domain.points import Batch
 from axonal_tracking.domain.runs import KnownRun
 
-__all__ = ["insert_points", "known_run", "latest", "record_run", "series"]
+__all__ = ["copy_points", "insert_new_points", "known_run", "latest", "record_run", "series"]
 
 
 async def record_run(conn: Connection, run: KnownRun) -> None:
@@ -27,34 +25,32 @@ async def known_run(conn: Connection, uuid: str) -> KnownRun | None:
     return None if row is None else KnownRun(uuid, row["project"], list(row["tags"]))
 
 
-async def insert_points(conn: Connection, batch: Batch) -> int:
-    """Store a batch; points already stored (same run, name and step) are skipped.
+async def copy_points(conn: Connection, batch: Batch) -> None:
+    """Store a batch with one COPY, the fast path; :class:`asyncpg.UniqueViolationError` when
+    one of its points is stored already (the transaction is then aborted)."""
+    run = batch.run_uuid
+    await conn.copy_records_to_table(
+        "metric_points",
+        records=[(run, p.name, p.step, p.value, p.at) for p in batch.points],
+        columns=_COLUMNS,
+    )
 
-    The fast path is one COPY inside a savepoint; a batch that repeats stored points (a
-    redelivery, a re-send) fails it on the primary key and is then inserted row-wise with
-    ``ON CONFLICT DO NOTHING``. Call inside a transaction.
-    """
-    run, points = batch.run_uuid, batch.points
-    try:
-        async with conn.transaction():
-            await conn.copy_records_to_table(
-                "metric_points",
-                records=[(run, p.name, p.step, p.value, p.at) for p in points],
-                columns=_COLUMNS,
-            )
-        return len(points)
-    except asyncpg.UniqueViolationError:
-        status: str = await conn.execute(
-            "INSERT INTO metric_points (run_uuid, name, step, value, at) "
-            "SELECT $1, p.name, p.step, p.value, p.at FROM unnest($2::text[], $3::bigint[], "
-            "$4::float8[], $5::timestamptz[]) AS p(name, step, value, at) ON CONFLICT DO NOTHING",
-            run,
-            [p.name for p in points],
-            [p.step for p in points],
-            [p.value for p in points],
-            [p.at for p in points],
-        )
-        return int(status.rsplit(" ", 1)[-1])
+
+async def insert_new_points(conn: Connection, batch: Batch) -> int:
+    """Store the points of a batch not stored yet (same run, name and step), row by row: for a
+    batch redelivered or re-sent. Returns how many were new."""
+    points = batch.points
+    status: str = await conn.execute(
+        "INSERT INTO metric_points (run_uuid, name, step, value, at) "
+        "SELECT $1, p.name, p.step, p.value, p.at FROM unnest($2::text[], $3::bigint[], "
+        "$4::float8[], $5::timestamptz[]) AS p(name, step, value, at) ON CONFLICT DO NOTHING",
+        batch.run_uuid,
+        [p.name for p in points],
+        [p.step for p in points],
+        [p.value for p in points],
+        [p.at for p in points],
+    )
+    return int(status.rsplit(" ", 1)[-1])
 
 
 _COLUMNS = ("run_uuid", "name", "step", "value", "at")
@@ -70,26 +66,33 @@ SELECT name FROM found WHERE name IS NOT NULL
 """
 _RANGE_SQL = "SELECT min(step), max(step) FROM metric_points WHERE run_uuid = $1 AND name = $2"
 _WHOLE_SQL = (
-    "SELECT step, value, value AS lo, value AS hi, 1 AS n FROM metric_points "
-    "WHERE run_uuid = $1 AND name = $2 ORDER BY step"
+    "SELECT step, value, value AS lo, value AS hi, 1 AS n, (value = 'NaN')::int AS nans "
+    "FROM metric_points WHERE run_uuid = $1 AND name = $2 ORDER BY step"
 )
 # Steps cut into ``$5`` buckets of equal width (integer arithmetic, ``$4`` is past the last
-# step): each keeps its last step, its min and max values and its size, so a chart of 1,000
-# points still shows every spike; the last step's value is then read by primary key, once a
-# bucket (cheaper than carrying [step, value] arrays through the aggregate for every row).
+# step): each keeps its last step, its min and max values, its size and its NaN points, so a
+# chart of 1,000 points still shows every spike; the last step's value is then read by primary
+# key, once a bucket (cheaper than carrying [step, value] arrays through the aggregate for
+# every row). PostgreSQL sorts NaN above every number, so min and max leave NaN out (else one
+# NaN would be every bucket's max; a NaN is read as NULL, which aggregates skip, and counted
+# as the values that are not there); they are NaN only when the whole bucket is.
 _BUCKETS_SQL = (
-    "WITH buckets AS (SELECT max(step) AS step, min(value) AS lo, max(value) AS hi, "
-    "count(*) AS n FROM metric_points WHERE run_uuid = $1 AND name = $2 "
+    "WITH buckets AS (SELECT max(step) AS step, coalesce(min(v), 'NaN') AS lo, "
+    "coalesce(max(v), 'NaN') AS hi, count(*) AS n, count(*) - count(v) AS nans "
+    "FROM (SELECT step, nullif(value, 'NaN') AS v FROM metric_points "
+    "WHERE run_uuid = $1 AND name = $2) AS p "
     "GROUP BY (step - $3::bigint) * $5::bigint / ($4::bigint - $3::bigint)) "
     "SELECT b.step, (SELECT p.value FROM metric_points p WHERE p.run_uuid = $1 "
-    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n FROM buckets b ORDER BY 1"
+    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n, b.nans "
+    "FROM buckets b ORDER BY 1"
 )
 
 
 async def series(
     conn: Connection, run_uuids: list[str], names: list[str], points: int
 ) -> list[MetricSeries]:
-    """Each series whole when its steps span at most ``points``, else reduced to buckets."""
+    """Each series whole when its steps span at most ``points``, else reduced to buckets (see
+    :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points)."""
     found = []
     async with conn.transaction(readonly=True):
         await conn.execute("SET LOCAL work_mem = '64MB'")
@@ -104,7 +107,9 @@ async def series(
                 else:
                     rows = await conn.fetch(_BUCKETS_SQL, run, name, lo, hi + 1, points)
                 reduced = [
-                    SeriesPoint(step=r["step"], value=r["value"], min=r["lo"], max=r["hi"])
+                    SeriesPoint(
+                        step=r["step"], value=r["value"], min=r["lo"], max=r["hi"], nans=r["nans"]
+                    )
                     for r in rows
                 ]
                 total = sum(r["n"] for r in rows)
@@ -113,7 +118,7 @@ async def series(
 
 
 async def latest(conn: Connection, run_uuids: list[str]) -> dict[str, dict[str, float]]:
-    """The value at the highest step of every metric of each run."""
+    """The value at the highest step of every metric of each run (NaN and infinities too)."""
     rows = await conn.fetch(
         "SELECT DISTINCT ON (run_uuid, name) run_uuid, name, value FROM metric_points "
         "WHERE run_uuid = ANY($1::text[]) ORDER BY run_uuid, name, step DESC",

@@ -2,15 +2,17 @@
 
 The contract is :class:`axonal_events.metrics.MetricBatch`. Decoding thousands of points into
 pydantic models costs more than storing them, so batches are decoded with msgspec structs that
-mirror the contract (same names, patterns and bounds) and fall back to the contract itself only
-when msgspec refuses a batch: it then either explains the refusal or, for input the contract
-accepts in its lax mode (a step sent as ``"3"``, a time as a number), decodes it. Either way
-the result is a :class:`~axonal_tracking.domain.points.Batch`.
+mirror the contract (same names, bounds and lax coercions: a value may be the string ``"NaN"``,
+``"Infinity"`` or ``"-Infinity"``) and fall back to the contract itself only when msgspec
+refuses a batch: it then either explains the refusal or, for input the contract accepts in a
+way msgspec does not (a time as a number), decodes it. A batch holds a few names thousands of
+times, so names are checked against the pattern once per batch and name, not once per point.
+Either way the result is a :class:`~axonal_tracking.domain.points.Batch`.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from datetime import datetime
 from typing import Annotated
 
@@ -23,9 +25,11 @@ from axonal_tracking.domain.points import Batch
 
 __all__ = ["decode_batch"]
 
+_NAME = re.compile(METRIC_NAME_PATTERN)
 
-class _Point(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: Annotated[str, msgspec.Meta(pattern=METRIC_NAME_PATTERN)]
+
+class _Point(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    name: str  # checked once per batch and name, see decode_batch
     step: Annotated[int, msgspec.Meta(ge=0, le=2**62)]
     value: float
     at: datetime
@@ -36,7 +40,8 @@ class _Batch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     points: Annotated[list[_Point], msgspec.Meta(min_length=1, max_length=MAX_POINTS_PER_BATCH)]
 
 
-_decoder = msgspec.json.Decoder(_Batch)
+# Lax: strings are read as the numbers they spell, as the contract reads them.
+_decoder = msgspec.json.Decoder(_Batch, strict=False)
 
 
 def decode_batch(raw: bytes) -> Batch:
@@ -46,7 +51,7 @@ def decode_batch(raw: bytes) -> Batch:
     except (msgspec.ValidationError, msgspec.DecodeError):
         pass
     else:
-        if all(math.isfinite(p.value) for p in fast.points):
+        if all(_NAME.fullmatch(name) for name in {p.name for p in fast.points}):
             return fast
     try:
         return MetricBatch.model_validate_json(raw)
