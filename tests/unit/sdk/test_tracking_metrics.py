@@ -10,6 +10,7 @@ import threading
 import uuid
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from axonal import _checks, _metrics, tracking
@@ -100,7 +101,6 @@ def test_anything_float_takes_is_a_value_and_non_finite_ones_stay_so(writer, sen
 
 
 def test_numpy_scalars_and_0d_arrays_are_values(writer, sender):
-    np = pytest.importorskip("numpy")
     tracking.log_metrics(step=0, a=np.float32(0.5), b=np.array(2.0), c=np.float64("nan"))
     assert tracking.flush(5)
     got = {name: value for name, _, value in sender.points()}
