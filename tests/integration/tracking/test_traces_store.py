@@ -14,19 +14,16 @@ from axonal_bus.errors import RemoteError
 from axonal_db import connect
 from axonal_events import ErrorCode, StreamKind
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     GetSession,
     GetTrace,
     ListObservations,
     ListScores,
     ListSessions,
     ListTraces,
-    ObservationRecord,
-    ScoreRecord,
-    TraceBatch,
     TraceDetail,
-    TraceRecord,
 )
+from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 from axonal_tracking.traces import store

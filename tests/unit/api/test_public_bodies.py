@@ -15,7 +15,7 @@ from axonal_api.public_bodies import (
 )
 from axonal_events.api_keys import KeyProject
 from axonal_events.llm_models import ModelDefinition
-from axonal_events.traces import ObservationView, PageMeta, ScoreView, TraceView
+from axonal_events.trace_reads import ObservationView, PageMeta, ScoreView, TraceView
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 PROJECT = KeyProject(id="p1", owner="acme", name="llm")

@@ -18,15 +18,8 @@ from axonal_api.otlp_body import BodyError, otlp_spans, read_body
 from axonal_api.routes import public_read
 from axonal_api.trace_publish import RecordRefused, RecordTooLarge, _batches
 from axonal_events.api_keys import KeyProject
-from axonal_events.traces import (
-    ListObservations,
-    ListScores,
-    ListSessions,
-    ListTraces,
-    ObservationRecord,
-    TraceBatch,
-    TraceRecord,
-)
+from axonal_events.trace_reads import ListObservations, ListScores, ListSessions, ListTraces
+from axonal_events.traces import ObservationRecord, TraceBatch, TraceRecord
 from axonal_testing.conformance import project_fixtures
 from axonal_traces import OtlpFormatError, convert_export, convert_spans, wire
 

@@ -77,7 +77,7 @@ from axonal_events.runs import (
     TrackRun,
     UpdateRun,
 )
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     GetSession,
     GetTrace,
     ListObservations,

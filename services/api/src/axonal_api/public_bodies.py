@@ -16,17 +16,13 @@ from pydantic.alias_generators import to_camel
 
 from axonal_events.api_keys import KeyProject
 from axonal_events.llm_models import ModelDefinition
+from axonal_events.trace_reads import ObservationView, PageMeta, ScoreView, SessionView, TraceView
 from axonal_events.traces import (
     ExperimentLink,
     ObservationLevel,
     ObservationType,
-    ObservationView,
-    PageMeta,
     ScoreDataType,
     ScoreSource,
-    ScoreView,
-    SessionView,
-    TraceView,
 )
 
 __all__ = [

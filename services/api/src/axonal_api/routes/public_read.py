@@ -29,18 +29,15 @@ from axonal_api.public_bodies import (
 )
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     GetSession,
     GetTrace,
     ListObservations,
     ListScores,
     ListSessions,
     ListTraces,
-    ObservationLevel,
-    ObservationType,
-    ScoreDataType,
-    ScoreSource,
 )
+from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType, ScoreSource
 
 __all__ = ["router"]
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from axonal_db import Connection
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     ListObservations,
     ListScores,
     ListSessions,

@@ -7,7 +7,7 @@ from contextlib import AbstractAsyncContextManager
 from axonal_bus.errors import Invalid, NotFound
 from axonal_db import Connection, transaction
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     GetSession,
     GetTrace,
     ListObservations,
