@@ -80,6 +80,9 @@ class ListObservations(_Window):
     session_id: str | None = None
     level: ObservationLevel | None = None
     parent_observation_id: str | None = None
+    is_root_observation: bool | None = Field(
+        default=None, description="Only observations without (or only with) a parent."
+    )
     version: str | None = None
     cursor: str | None = Field(default=None, description="From the previous page's meta.")
     limit: int = Field(default=50, ge=1, le=1000)
@@ -168,6 +171,13 @@ class ObservationView(Payload):
     experiment: ExperimentLink | None = None
     created_at: datetime
     updated_at: datetime
+    total_cost: float = Field(default=0.0, description="``cost_details.total``, else their sum.")
+    trace_name: str | None = Field(default=None, description="Of its trace, as the rest below.")
+    user_id: str | None = None
+    session_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    trace_release: str | None = None
+    trace_public: bool = False
 
 
 class ScoreView(Payload):

@@ -105,6 +105,8 @@ class LangfuseUsage(Camel):
 
 
 class LangfuseObservation(Camel):
+    """An observation as Langfuse's v1 reads answer it (in a trace's details)."""
+
     id: str
     project_id: str
     trace_id: str
@@ -129,6 +131,10 @@ class LangfuseObservation(Camel):
     prompt_name: str | None = None
     prompt_version: int | None = None
     prompt_id: str | None = None
+    model_id: str | None = None
+    input_price: float | None = None
+    output_price: float | None = None
+    total_price: float | None = None
     experiment: LangfuseExperiment | None = None
     created_at: datetime
     updated_at: datetime
@@ -165,8 +171,8 @@ class LangfuseScore(Camel):
     project_id: str
     name: str
     data_type: ScoreDataType
-    value: float | str | None = Field(
-        default=None, description="Numeric; in /v3/scores also a categorical score's label."
+    value: float | None = Field(
+        default=None, description="Numeric; 1/0 for a boolean, 0 for a label (none for text)."
     )
     string_value: str | None = None
     source: ScoreSource
@@ -185,10 +191,10 @@ class LangfuseScore(Camel):
     author_user_id: str | None = None
 
     @classmethod
-    def of(cls, view: ScoreView, *, polymorphic: bool = False) -> LangfuseScore:
+    def of(cls, view: ScoreView) -> LangfuseScore:
         score = cls.model_validate(view.model_dump())
-        if polymorphic and view.value is None:
-            score.value = view.string_value
+        if view.value is None and view.data_type is not ScoreDataType.TEXT:
+            score.value = 0.0  # a label without a config, as Langfuse stores it
         return score
 
 

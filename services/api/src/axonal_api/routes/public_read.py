@@ -14,11 +14,16 @@ from pydantic import BaseModel
 
 from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
-from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep
+from axonal_api.observations_v2 import (
+    DEFAULT_GROUPS,
+    FIELD_GROUPS,
+    LangfuseObservationV2,
+    field_groups,
+)
+from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import (
     Cursored,
     CursorMeta,
-    LangfuseObservation,
     LangfuseScore,
     LangfuseSession,
     LangfuseSessionDetail,
@@ -26,6 +31,14 @@ from axonal_api.public_bodies import (
     LangfuseTraceDetail,
     Paged,
     PageInfo,
+)
+from axonal_api.scores_v3 import (
+    SCORE_GROUPS,
+    LangfuseScoreV3,
+    ScoresV3,
+    ScoresV3Meta,
+    UnknownGroup,
+    score_groups,
 )
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
@@ -39,7 +52,7 @@ from axonal_events.trace_reads import (
 )
 from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType, ScoreSource
 
-__all__ = ["router"]
+__all__ = ["SHAPING", "router"]
 
 router = APIRouter(
     prefix="/api/public", tags=["langfuse-compatible reads"], responses=READ_RESPONSES
@@ -53,18 +66,26 @@ Many = Annotated[list[str] | None, Query()]
 
 
 Q = TypeVar("Q", bound=BaseModel)
+#: Query parameters that shape an answer rather than choose what it holds.
+SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson", "groups", "exc"})
+_NO_PARSE_IO = (
+    "parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output "
+    "fields are always returned as raw strings. Remove the parseIoAsJson parameter or set it "
+    "to false."
+)
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def _query(model: type[Q], project: KeyProject, params: dict[str, Any], **renames: str) -> Q:
     """``model`` from a route's query parameters (Langfuse's camelCase names), unset ones left out.
 
-    Routes pass ``locals()``: their parameters are exactly the query, plus ``gw`` and ``project``.
+    Routes pass ``locals()``: their parameters are the query, plus ``gw``, ``project`` and the
+    :data:`SHAPING` ones.
     """
     fields = {
         renames.get(name, _SNAKE.sub("_", name).lower()): value
         for name, value in params.items()
-        if value is not None and name not in ("gw", "project")
+        if value is not None and name not in ("gw", "project") and name not in SHAPING
     }
     return model(project_id=project.id, **fields)
 
@@ -108,10 +129,20 @@ async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> La
     return LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
 
 
-@router.get("/v2/observations", summary="List observations (cursor pages)")
+@router.get(
+    "/v2/observations",
+    summary="List observations (cursor pages, field groups)",
+    response_model_exclude_unset=True,
+    description="``fields``: comma-separated groups of "
+    f"{', '.join(FIELD_GROUPS)} (default {','.join(DEFAULT_GROUPS)}); "
+    "``expandMetadata``: metadata keys whose values are not cut to 200 characters.",
+)
 async def list_observations(
     gw: GatewayDep,
     project: KeyProjectDep,
+    fields: Text = None,
+    expandMetadata: Text = None,  # noqa: N803
+    parseIoAsJson: bool | None = None,  # noqa: N803
     limit: Limit = 50,
     cursor: Text = None,
     name: Text = None,
@@ -121,11 +152,14 @@ async def list_observations(
     traceId: Text = None,  # noqa: N803
     level: ObservationLevel | None = None,
     parentObservationId: Text = None,  # noqa: N803
+    isRootObservation: bool | None = None,  # noqa: N803
     environment: Many = None,
     fromStartTime: Time = None,  # noqa: N803
     toStartTime: Time = None,  # noqa: N803
     version: Text = None,
-) -> Cursored[LangfuseObservation]:
+) -> Cursored[LangfuseObservationV2]:
+    if parseIoAsJson:
+        raise PublicError(400, _NO_PARSE_IO, "InvalidRequestError")
     query = _query(
         ListObservations,
         project,
@@ -134,8 +168,10 @@ async def list_observations(
         toStartTime="to_timestamp",
     )
     found = await gw.call(Tracking.list_observations, query)
-    data = [LangfuseObservation.of(o) for o in found.data]
-    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
+    groups, expand = field_groups(fields), _ids(expandMetadata) or ()
+    data = [LangfuseObservationV2.of(o, groups, expand) for o in found.data]
+    meta = CursorMeta(cursor=found.cursor) if found.cursor else CursorMeta()
+    return Cursored(data=data, meta=meta)
 
 
 @router.get("/sessions", summary="List sessions")
@@ -164,13 +200,19 @@ async def get_session(
     return LangfuseSessionDetail(**LangfuseSession.of(found.session).model_dump(), traces=traces)
 
 
-@router.get("/v3/scores", summary="List scores (cursor pages, polymorphic value)")
+@router.get(
+    "/v3/scores",
+    summary="List scores (cursor pages, typed value, field groups)",
+    response_model_exclude_unset=True,
+    description=f"``fields``: comma-separated groups of {', '.join(SCORE_GROUPS)} (core always).",
+)
 async def list_scores_v3(
     gw: GatewayDep,
     project: KeyProjectDep,
-    limit: Limit = 50,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
     cursor: Text = None,
-    id: Many = None,  # noqa: A002
+    fields: Text = None,
+    id: Text = None,  # noqa: A002
     name: Text = None,
     source: ScoreSource | None = None,
     dataType: ScoreDataType | None = None,  # noqa: N803
@@ -185,11 +227,16 @@ async def list_scores_v3(
     valueMax: float | None = None,  # noqa: N803
     fromTimestamp: Time = None,  # noqa: N803
     toTimestamp: Time = None,  # noqa: N803
-) -> Cursored[LangfuseScore]:
-    query = _query(ListScores, project, locals(), experimentId="dataset_run_id")
+) -> ScoresV3:
+    try:
+        groups = score_groups(fields)
+    except UnknownGroup as exc:
+        raise PublicError(400, str(exc), "InvalidRequestError") from None
+    params = locals() | {"id": _ids(id)}
+    query = _query(ListScores, project, params, experimentId="dataset_run_id")
     found = await gw.call(Tracking.list_scores, query)
-    data = [LangfuseScore.of(s, polymorphic=True) for s in found.data]
-    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
+    meta = ScoresV3Meta(limit=limit, **({"cursor": found.cursor} if found.cursor else {}))
+    return ScoresV3(data=[LangfuseScoreV3.of(s, groups) for s in found.data], meta=meta)
 
 
 @router.get("/v2/scores", summary="List scores (pages)")

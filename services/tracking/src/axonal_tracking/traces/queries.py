@@ -3,9 +3,6 @@
 # ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
 from __future__ import annotations
 
-import base64
-import binascii
-from datetime import datetime
 from typing import Any
 
 from axonal_db import Connection
@@ -20,9 +17,9 @@ from axonal_events.trace_reads import (
     SessionView,
     TraceView,
 )
+from axonal_tracking.domain import cursors
 
 __all__ = [
-    "InvalidCursor",
     "get_session",
     "get_trace",
     "list_observations",
@@ -32,10 +29,6 @@ __all__ = [
     "observations_of",
     "scores_of",
 ]
-
-
-class InvalidCursor(ValueError):
-    """A cursor this service did not hand out."""
 
 
 class _Where:
@@ -66,18 +59,6 @@ class _Where:
         return f"${len(self.args)}"
 
 
-def _cursor(at: datetime, key: str) -> str:
-    return base64.urlsafe_b64encode(f"{at.isoformat()}|{key}".encode()).decode()
-
-
-def _uncursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        at, _, key = base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
-        return datetime.fromisoformat(at), key
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise InvalidCursor(f"not a cursor: {cursor!r}") from None
-
-
 _TRACE_COLUMNS = (
     "t.project_id, t.id, t.timestamp, t.name, t.user_id, t.session_id, t.input, t.output, "
     "t.metadata, t.tags, t.public, t.release, t.version, t.environment, t.run_uuid, "
@@ -92,12 +73,15 @@ _TRACE_COLUMNS = (
     "LEFT JOIN LATERAL (SELECT array_agg(sc.id ORDER BY sc.timestamp) AS score_ids "
     "FROM scores sc WHERE sc.project_id = t.project_id AND sc.trace_id = t.id) s ON true "
 )
-_OBSERVATION_COLUMNS = (
+_OBSERVATIONS = (  # with the context of its trace, which the trace's batch may not have made yet
     "o.project_id, o.id, o.trace_id, o.type, o.parent_observation_id, o.name, o.start_time, "
     "o.end_time, o.completion_start_time, o.input, o.output, o.metadata, o.level, "
     "o.status_message, o.version, o.release, o.environment, o.model, o.model_parameters, "
-    "o.usage_details, o.cost_details, o.cost_source, o.prompt_name, o.prompt_version, "
-    "o.experiment, o.created_at, o.updated_at"
+    "o.usage_details, o.cost_details, o.cost_source, o.total_cost, o.prompt_name, "
+    "o.prompt_version, o.experiment, o.created_at, o.updated_at, t.name AS trace_name, "
+    "t.user_id, t.session_id, coalesce(t.tags, '{}') AS tags, t.release AS trace_release, "
+    "coalesce(t.public, false) AS trace_public "
+    "FROM observations o LEFT JOIN traces t ON t.project_id = o.project_id AND t.id = o.trace_id"
 )
 _SCORE_COLUMNS = (
     "s.project_id, s.id, s.name, s.data_type, s.value, s.string_value, s.source, s.trace_id, "
@@ -137,7 +121,7 @@ async def observations_of(
     conn: Connection, project_id: str, trace_id: str
 ) -> list[ObservationView]:
     rows = await conn.fetch(
-        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o "
+        f"SELECT {_OBSERVATIONS} "
         "WHERE o.project_id = $1 AND o.trace_id = $2 ORDER BY o.start_time, o.id",
         project_id,
         trace_id,
@@ -158,34 +142,37 @@ async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[Sc
 async def list_observations(
     conn: Connection, q: ListObservations
 ) -> tuple[list[ObservationView], str | None]:
+    """Newest first, as Langfuse pages them: by start time, then trace id, then id."""
     where = _Where(q.project_id, "o")
     for column in ("trace_id", "name", "parent_observation_id", "version"):
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("type = {}", q.type.value if q.type else None)
     where.add("level = {}", q.level.value if q.level else None)
     where.window(q, "start_time")
-    trace_filters = [
-        f"t.{column} = {where.next(value)}"
-        for column, value in (("user_id", q.user_id), ("session_id", q.session_id))
-        if value is not None
-    ]
-    if trace_filters:
+    for column in ("user_id", "session_id"):
+        if (value := getattr(q, column)) is not None:
+            where.clauses.append(f"t.{column} = {where.next(value)}")
+    if q.is_root_observation is not None:
         where.clauses.append(
-            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = o.project_id "
-            f"AND t.id = o.trace_id AND {' AND '.join(trace_filters)})"
+            f"o.parent_observation_id IS {'' if q.is_root_observation else 'NOT '}NULL"
         )
     if q.cursor:
-        at, key = _uncursor(q.cursor)
-        where.clauses.append(f"(o.start_time, o.id) < ({where.next(at)}, {where.next(key)})")
+        at, trace_id, key = cursors.decode_observation(q.cursor)
+        where.clauses.append(
+            f"(o.start_time, o.trace_id, o.id) < "
+            f"({where.next(at)}, {where.next(trace_id)}, {where.next(key)})"
+        )
     limit = where.next(q.limit + 1)
     rows = await conn.fetch(
-        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o WHERE {where.sql()} "
-        f"ORDER BY o.start_time DESC, o.id DESC LIMIT {limit}",
+        f"SELECT {_OBSERVATIONS} WHERE {where.sql()} "
+        f"ORDER BY o.start_time DESC, o.trace_id DESC, o.id DESC LIMIT {limit}",
         *where.args,
     )
     found = [ObservationView.model_validate(dict(r)) for r in rows[: q.limit]]
-    more = len(rows) > q.limit
-    return found, _cursor(found[-1].start_time, found[-1].id) if more else None
+    if len(rows) <= q.limit:
+        return found, None
+    last = found[-1]
+    return found, cursors.encode_observation(last.start_time, last.trace_id, last.id)
 
 
 async def list_scores(
@@ -216,7 +203,7 @@ async def list_scores(
         )
     total = await conn.fetchval(f"SELECT count(*) FROM scores s WHERE {where.sql()}", *where.args)
     if q.cursor:
-        at, key = _uncursor(q.cursor)
+        at, key = cursors.decode_score(q.cursor)
         where.clauses.append(f"(s.timestamp, s.id) < ({where.next(at)}, {where.next(key)})")
         offset = 0
     else:
@@ -228,7 +215,9 @@ async def list_scores(
         *where.args,
     )
     found = [ScoreView.model_validate(dict(r)) for r in rows[: q.limit]]
-    cursor = _cursor(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
+    cursor = (
+        cursors.encode_score(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
+    )
     return found, PageMeta.of(q.page, q.limit, total), cursor
 
 

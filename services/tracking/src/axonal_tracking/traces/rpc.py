@@ -22,8 +22,8 @@ from axonal_events.trace_reads import (
     TracePage,
 )
 from axonal_tracking.context import Context
+from axonal_tracking.domain.cursors import InvalidCursor
 from axonal_tracking.traces import queries
-from axonal_tracking.traces.queries import InvalidCursor
 
 __all__ = [
     "get_session",
