@@ -182,6 +182,9 @@ def test_observation_values_in_every_group(langfuse: LangfuseServer, written):
     assert (generation.latency, generation.time_to_first_token) == (2.0, 0.5)
     assert (generation.prompt_name, generation.prompt_version) == ("qa-prompt", 2)
     assert generation.model == "gpt-4o-mini"
+    assert generation.internal_model_id == generation.model_id == "shipped-gpt-4o-mini"
+    assert (generation.input_price, generation.output_price) == ("0.00000015", "0.0000006")
+    assert generation.usage_pricing_tier_name == "default"
     assert generation.is_root_observation is False
     root = next(o for o in parsed.data if o.id == written["root"])
     assert root.is_root_observation is True
@@ -237,6 +240,8 @@ def test_the_other_reads_parse_as_langfuse_answers_them(langfuse: LangfuseServer
     detail = langfuse.get(f"/api/public/traces/{trace_id}")
     _openapi("TraceWithFullDetails", detail)
     assert detail["totalCost"] == pytest.approx(0.00045)
+    priced = next(o for o in detail["observations"] if o["id"] == written["gen"])
+    assert (priced["modelId"], priced["inputPrice"]) == ("shipped-gpt-4o-mini", 1.5e-07)
     _openapi("PaginatedSessions", langfuse.get("/api/public/sessions"))
     _openapi("SessionWithTraces", langfuse.get(f"/api/public/sessions/{session_id}"))
     _openapi("GetScoresResponse", langfuse.get("/api/public/v2/scores", traceId=trace_id))

@@ -34,6 +34,9 @@ def _observation(**extra):
         "usage_details": {"input": 1000, "output": 500, "total": 1500},
         "cost_details": {"input": 0.00015, "output": 0.0003, "total": 0.00045},
         "total_cost": 0.00045,
+        "model_id": "shipped-gpt-4o-mini",
+        "pricing_tier": "default",
+        "model_prices": {"input": 1.5e-07, "output": 6e-07},
         "trace_name": "qa",
         "user_id": "u1",
         "session_id": "s1",
@@ -78,7 +81,18 @@ def test_the_groups_carry_trace_context_costs_and_raw_input_output():
     assert (sent["tags"], sent["release"], sent["isRootObservation"]) == (["a"], "r1", True)
     assert (sent["output"], sent["input"]) == ("4", None)
     assert (sent["latency"], sent["timeToFirstToken"]) == (2.0, 0.5)
-    assert sent["modelId"] is None
+    assert sent["internalModelId"] == sent["modelId"] == "shipped-gpt-4o-mini"
+    assert (sent["inputPrice"], sent["outputPrice"], sent["totalPrice"]) == (
+        "0.00000015",
+        "0.0000006",
+        None,
+    )
+    assert sent["usagePricingTierName"] == "default"
+
+
+def test_the_matched_model_is_looked_up_only_for_the_model_group():
+    sent = _sent(LangfuseObservationV2.of(_observation(), field_groups("usage")))
+    assert (sent["modelId"], sent["inputPrice"]) == (None, None)
 
 
 def test_metadata_values_are_cut_unless_expanded():

@@ -172,6 +172,11 @@ class ObservationView(Payload):
     created_at: datetime
     updated_at: datetime
     total_cost: float = Field(default=0.0, description="``cost_details.total``, else their sum.")
+    model_id: str | None = Field(default=None, description="The definition that priced it.")
+    pricing_tier: str | None = Field(default=None, description="The tier that computed its cost.")
+    model_prices: dict[str, float] = Field(
+        default_factory=dict, description="Its definition's default prices, per usage type."
+    )
     trace_name: str | None = Field(default=None, description="Of its trace, as the rest below.")
     user_id: str | None = None
     session_id: str | None = None

@@ -10,8 +10,9 @@ than 200 characters is cut to its first 200 unless its key is named in ``expandM
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from pydantic import Field
@@ -28,6 +29,7 @@ __all__ = [
     "METADATA_LIMIT",
     "LangfuseObservationV2",
     "cut_metadata",
+    "decimal_text",
     "field_groups",
     "raw_text",
     "wanted_keys",
@@ -109,6 +111,11 @@ def raw_text(value: Any) -> str | None:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def decimal_text(price: float | None) -> str | None:
+    """A price as Langfuse writes its decimals: ``1.5e-07`` is ``"0.00000015"``."""
+    return None if price is None else format(Decimal(repr(price)), "f")
+
+
 def cut_metadata(metadata: dict[str, Any], expand: Iterable[str] = ()) -> dict[str, Any]:
     """Each value longer than :data:`METADATA_LIMIT` as text cut to that many characters,
     unless its key is in ``expand``."""
@@ -169,7 +176,7 @@ class LangfuseObservationV2(Camel):
 
     @classmethod
     def of(
-        cls, view: ObservationView, groups: Iterable[str], expand: Iterable[str] = ()
+        cls, view: ObservationView, groups: Collection[str], expand: Iterable[str] = ()
     ) -> LangfuseObservationV2:
         """The fields of ``groups`` (and :data:`ALWAYS`), set; the others left unset."""
         start, end, first = view.start_time, view.end_time, view.completion_start_time
@@ -185,7 +192,17 @@ class LangfuseObservationV2(Camel):
             "latency": (end - start).total_seconds() if end else None,
             "time_to_first_token": (first - start).total_seconds() if first else None,
             "release": view.trace_release if view.trace_release is not None else view.release,
+            "internal_model_id": view.model_id,
+            "usage_pricing_tier_name": view.pricing_tier,
         }
+        if "model" in groups:  # Langfuse looks the model up only then
+            prices = view.model_prices
+            every |= {
+                "model_id": view.model_id,
+                "input_price": decimal_text(prices.get("input")),
+                "output_price": decimal_text(prices.get("output")),
+                "total_price": decimal_text(prices.get("total")),
+            }
         wanted = wanted_keys(groups)
         fields = {name: None for name in cls.model_fields if to_camel(name) in wanted}
         return cls(**(fields | {k: v for k, v in every.items() if to_camel(k) in wanted}))

@@ -149,7 +149,7 @@ class LangfuseObservation(Camel):
     def of(cls, view: ObservationView) -> LangfuseObservation:
         usage, cost, start = view.usage_details, view.cost_details, view.start_time
         first_token = view.completion_start_time
-        fields = view.model_dump(exclude={"experiment", "cost_source"})
+        fields = view.model_dump(exclude={"experiment", "cost_source", "model_id"})
         return cls(
             **fields,
             experiment=LangfuseExperiment.of(view.experiment) if view.experiment else None,
@@ -158,6 +158,10 @@ class LangfuseObservation(Camel):
                 output=usage.get("output", 0),
                 total=usage.get("total", 0),
             ),
+            model_id=view.model_id,
+            input_price=view.model_prices.get("input"),
+            output_price=view.model_prices.get("output"),
+            total_price=view.model_prices.get("total"),
             calculated_input_cost=cost.get("input"),
             calculated_output_cost=cost.get("output"),
             calculated_total_cost=cost.get("total", sum(cost.values()) if cost else None),

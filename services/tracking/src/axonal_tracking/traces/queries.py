@@ -17,7 +17,9 @@ from axonal_events.trace_reads import (
     SessionView,
     TraceView,
 )
+from axonal_traces.pricing import shipped_models
 from axonal_tracking.domain import cursors
+from axonal_tracking.prices import store as prices_store
 
 __all__ = [
     "get_session",
@@ -27,6 +29,7 @@ __all__ = [
     "list_sessions",
     "list_traces",
     "observations_of",
+    "priced",
     "scores_of",
 ]
 
@@ -77,7 +80,8 @@ _OBSERVATIONS = (  # with the context of its trace, which the trace's batch may 
     "o.project_id, o.id, o.trace_id, o.type, o.parent_observation_id, o.name, o.start_time, "
     "o.end_time, o.completion_start_time, o.input, o.output, o.metadata, o.level, "
     "o.status_message, o.version, o.release, o.environment, o.model, o.model_parameters, "
-    "o.usage_details, o.cost_details, o.cost_source, o.total_cost, o.prompt_name, "
+    "o.usage_details, o.cost_details, o.cost_source, o.total_cost, o.model_id, o.pricing_tier, "
+    "o.prompt_name, "
     "o.prompt_version, o.experiment, o.created_at, o.updated_at, t.name AS trace_name, "
     "t.user_id, t.session_id, coalesce(t.tags, '{}') AS tags, t.release AS trace_release, "
     "coalesce(t.public, false) AS trace_public "
@@ -127,6 +131,23 @@ async def observations_of(
         trace_id,
     )
     return [ObservationView.model_validate(dict(r)) for r in rows]
+
+
+async def priced(
+    conn: Connection, project_id: str, views: list[ObservationView]
+) -> list[ObservationView]:
+    """``views`` with the default prices of the definitions that priced them."""
+    wanted = {view.model_id for view in views if view.model_id}
+    if not wanted:
+        return views
+    known = [*shipped_models(), *await prices_store.own(conn, project_id)]
+    prices = {
+        d.id: next((t.prices for t in d.tiers if t.is_default), {}) for d in known if d.id in wanted
+    }
+    return [
+        view.model_copy(update={"model_prices": prices.get(view.model_id or "", {})})
+        for view in views
+    ]
 
 
 async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[ScoreView]:

@@ -53,6 +53,7 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
         if trace is None:
             raise NotFound(f"trace {request.id} does not exist")
         observations = await queries.observations_of(conn, request.project_id, trace.id)
+        observations = await queries.priced(conn, request.project_id, observations)
         scores = await queries.scores_of(conn, request.project_id, trace.id)
     return TraceDetail(trace=trace, observations=observations, scores=scores)
 
@@ -63,6 +64,7 @@ async def list_observations(ctx: Context, request: ListObservations) -> Observat
             data, cursor = await queries.list_observations(conn, request)
         except InvalidCursor as exc:
             raise Invalid(str(exc)) from None
+        data = await queries.priced(conn, request.project_id, data)
     return ObservationPage(data=data, cursor=cursor)
 
 
