@@ -230,8 +230,17 @@ def test_v3_scores_parse_with_their_groups(langfuse: LangfuseServer, written):
     assert (scores["ok"].subject.kind, scores["ok"].subject.id) == ("observation", written["gen"])
     assert {s["name"] for s in core["data"] + rest["data"]} == {"exact", "ok", "tone"}
     assert not {"comment", "subject", "queueId"} & set(core["data"][0])
-    unknown = langfuse.http.get("/api/public/v3/scores", params={"fields": "trace"})
-    assert unknown.status_code == 400
+    for refused in ({"fields": "trace"}, {"limit": 101}, {"observationId": written["gen"]}):
+        assert langfuse.http.get("/api/public/v3/scores", params=refused).status_code == 400
+    trace = written["trace"]
+    label = langfuse.get(
+        "/api/public/v3/scores", traceId=trace, dataType="categorical", value="calm"
+    )
+    assert [s["name"] for s in label["data"]] == ["tone"]
+    named = langfuse.get("/api/public/v3/scores", traceId=f"{trace},other", name="exact, ok")
+    assert {s["name"] for s in named["data"]} == {"exact", "ok"}
+    on_gen = langfuse.get("/api/public/v3/scores", traceId=trace, observationId=written["gen"])
+    assert [s["name"] for s in on_gen["data"]] == ["ok"]
 
 
 def test_the_other_reads_parse_as_langfuse_answers_them(langfuse: LangfuseServer, written):

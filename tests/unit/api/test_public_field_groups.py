@@ -13,7 +13,13 @@ from axonal_api.observations_v2 import (
     raw_text,
     wanted_keys,
 )
-from axonal_api.scores_v3 import LangfuseScoreV3, UnknownGroup, score_groups, subject_of
+from axonal_api.scores_v3 import (
+    InvalidScoreQuery,
+    LangfuseScoreV3,
+    score_filters,
+    score_groups,
+    subject_of,
+)
 from axonal_events.trace_reads import ObservationView, ScoreView
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -145,7 +151,7 @@ def test_v3_score_groups_add_their_fields_and_refuse_unknown_names():
         "queueId",
     }
     assert every["subject"] == {"kind": "trace", "id": "t1"}
-    with pytest.raises(UnknownGroup, match="trace"):
+    with pytest.raises(InvalidScoreQuery, match="trace"):
         score_groups("details,trace")
 
 
@@ -158,3 +164,39 @@ def test_a_subject_is_the_most_specific_target():
     )
     assert subject_of(_score(trace_id=None, session_id="s")).kind == "session"
     assert subject_of(_score(dataset_run_id="e", observation_id="o1")).kind == "experiment"
+
+
+def test_v3_filters_are_comma_separated_and_case_blind():
+    filters = score_filters(
+        {"traceId": "t1, t2", "source": "api", "dataType": "numeric", "value": "0.5,1"}, 0.0, None
+    )
+    assert filters["trace_id"] == ["t1", "t2"]
+    assert (filters["source"], filters["data_type"]) == (["API"], ["NUMERIC"])
+    assert (filters["values"], filters["value_min"]) == ([0.5, 1.0], 0.0)
+    assert score_filters({"dataType": "BOOLEAN", "value": "true"}, None, None)["values"] == [1.0]
+    labels = score_filters({"dataType": "CATEGORICAL", "value": "a,b"}, None, None)
+    assert labels["labels"] == ["a", "b"]
+    assert score_filters({"name": None, "id": ""}, None, None) == {
+        "source": [],
+        "data_type": [],
+        "value_min": None,
+        "value_max": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("texts", "value_min", "refusal"),
+    [
+        ({"traceId": "t", "sessionId": "s"}, None, "cannot be combined"),
+        ({"observationId": "o"}, None, "needs traceId"),
+        ({"value": "1"}, None, "one dataType"),
+        ({"dataType": "NUMERIC,BOOLEAN", "value": "1"}, None, "one dataType"),
+        ({"dataType": "BOOLEAN", "value": "yes"}, None, "true or false"),
+        ({"dataType": "NUMERIC", "value": "inf"}, None, "finite"),
+        ({"dataType": "TEXT"}, 1.0, "NUMERIC"),
+        ({"source": "robot"}, None, "source"),
+    ],
+)
+def test_v3_filters_langfuse_refuses_are_refused(texts, value_min, refusal):
+    with pytest.raises(InvalidScoreQuery, match=refusal):
+        score_filters(texts, value_min, None)

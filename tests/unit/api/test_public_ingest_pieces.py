@@ -207,7 +207,6 @@ def test_gzip_bodies_are_read_within_the_limit():
             {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
         ),
         (public_read.list_sessions, ListSessions, {}),
-        (public_read.list_scores_v3, ListScores, {"experimentId": "dataset_run_id"}),
         (public_read.list_scores_v2, ListScores, {"scoreIds": "id"}),
     ],
 )

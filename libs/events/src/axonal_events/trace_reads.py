@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from axonal_events.base import Payload
 from axonal_events.traces import (
@@ -35,6 +35,16 @@ __all__ = [
     "TracePage",
     "TraceView",
 ]
+
+
+def _listed(value: Any) -> Any:
+    """A single value as the list of it."""
+    return [value] if isinstance(value, str) else value
+
+
+V = TypeVar("V")
+#: A list filter, also given as one value.
+AnyOf = Annotated[list[V], BeforeValidator(_listed)]
 
 
 class PageMeta(Payload):
@@ -99,17 +109,24 @@ class GetSession(Payload):
 
 
 class ListScores(_Window):
-    id: list[str] = Field(default_factory=list)
-    name: str | None = None
-    source: ScoreSource | None = None
-    data_type: ScoreDataType | None = None
-    trace_id: str | None = None
-    observation_id: str | None = None
-    session_id: str | None = None
-    dataset_run_id: str | None = None
+    """Scores matching every filter given: a list filter matches any of its values."""
+
+    id: AnyOf[str] = Field(default_factory=list)
+    name: AnyOf[str] = Field(default_factory=list)
+    source: AnyOf[ScoreSource] = Field(default_factory=list)
+    data_type: AnyOf[ScoreDataType] = Field(default_factory=list)
+    trace_id: AnyOf[str] = Field(default_factory=list)
+    observation_id: AnyOf[str] = Field(default_factory=list)
+    session_id: AnyOf[str] = Field(default_factory=list)
+    dataset_run_id: AnyOf[str] = Field(default_factory=list)
     user_id: str | None = None
-    config_id: str | None = None
-    queue_id: str | None = None
+    config_id: AnyOf[str] = Field(default_factory=list)
+    queue_id: AnyOf[str] = Field(default_factory=list)
+    author_user_id: AnyOf[str] = Field(
+        default_factory=list, description="Scores are made by API keys: none has an author."
+    )
+    values: list[float] = Field(default_factory=list, description="Numeric (boolean 1/0).")
+    labels: list[str] = Field(default_factory=list, description="Categorical values.")
     value_min: float | None = None
     value_max: float | None = None
     cursor: str | None = None

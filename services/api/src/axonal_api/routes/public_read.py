@@ -34,10 +34,11 @@ from axonal_api.public_bodies import (
 )
 from axonal_api.scores_v3 import (
     SCORE_GROUPS,
+    InvalidScoreQuery,
     LangfuseScoreV3,
     ScoresV3,
     ScoresV3Meta,
-    UnknownGroup,
+    score_filters,
     score_groups,
 )
 from axonal_events.api_keys import KeyProject
@@ -67,7 +68,8 @@ Many = Annotated[list[str] | None, Query()]
 
 Q = TypeVar("Q", bound=BaseModel)
 #: Query parameters that shape an answer rather than choose what it holds.
-SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson", "groups", "exc"})
+SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson"})
+_V3_LIMIT = 100  # Langfuse refuses larger /v3/scores pages
 _NO_PARSE_IO = (
     "parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output "
     "fields are always returned as raw strings. Remove the parseIoAsJson parameter or set it "
@@ -204,36 +206,53 @@ async def get_session(
     "/v3/scores",
     summary="List scores (cursor pages, typed value, field groups)",
     response_model_exclude_unset=True,
-    description=f"``fields``: comma-separated groups of {', '.join(SCORE_GROUPS)} (core always).",
+    description=f"``fields``: comma-separated groups of {', '.join(SCORE_GROUPS)} (core always). "
+    "List filters are comma-separated; a value matches any of them.",
 )
 async def list_scores_v3(
     gw: GatewayDep,
     project: KeyProjectDep,
-    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    limit: Annotated[int, Query(ge=1)] = 50,
     cursor: Text = None,
     fields: Text = None,
     id: Text = None,  # noqa: A002
     name: Text = None,
-    source: ScoreSource | None = None,
-    dataType: ScoreDataType | None = None,  # noqa: N803
-    environment: Many = None,
+    source: Text = None,
+    dataType: Text = None,  # noqa: N803
+    environment: Text = None,
     configId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
+    authorUserId: Text = None,  # noqa: N803
+    value: Text = None,
+    valueMin: float | None = None,  # noqa: N803
+    valueMax: float | None = None,  # noqa: N803
     traceId: Text = None,  # noqa: N803
     sessionId: Text = None,  # noqa: N803
     observationId: Text = None,  # noqa: N803
     experimentId: Text = None,  # noqa: N803
-    valueMin: float | None = None,  # noqa: N803
-    valueMax: float | None = None,  # noqa: N803
     fromTimestamp: Time = None,  # noqa: N803
     toTimestamp: Time = None,  # noqa: N803
 ) -> ScoresV3:
+    texts = {
+        "id": id, "name": name, "source": source, "dataType": dataType,
+        "environment": environment, "configId": configId, "queueId": queueId,
+        "authorUserId": authorUserId, "value": value, "traceId": traceId,
+        "sessionId": sessionId, "observationId": observationId, "experimentId": experimentId,
+    }  # fmt: skip
     try:
-        groups = score_groups(fields)
-    except UnknownGroup as exc:
+        if limit > _V3_LIMIT:
+            raise InvalidScoreQuery(f"limit: at most {_V3_LIMIT}")
+        groups, filters = score_groups(fields), score_filters(texts, valueMin, valueMax)
+    except InvalidScoreQuery as exc:
         raise PublicError(400, str(exc), "InvalidRequestError") from None
-    params = locals() | {"id": _ids(id)}
-    query = _query(ListScores, project, params, experimentId="dataset_run_id")
+    query = ListScores(
+        project_id=project.id,
+        limit=limit,
+        cursor=cursor,
+        from_timestamp=fromTimestamp,
+        to_timestamp=toTimestamp,
+        **filters,
+    )
     found = await gw.call(Tracking.list_scores, query)
     meta = ScoresV3Meta(limit=limit, **({"cursor": found.cursor} if found.cursor else {}))
     return ScoresV3(data=[LangfuseScoreV3.of(s, groups) for s in found.data], meta=meta)

@@ -200,8 +200,8 @@ async def list_scores(
     conn: Connection, q: ListScores
 ) -> tuple[list[ScoreView], PageMeta, str | None]:
     where = _Where(q.project_id, "s")
-    where.add("id = ANY({}::text[])", q.id)
     for column in (
+        "id",
         "name",
         "trace_id",
         "observation_id",
@@ -210,9 +210,13 @@ async def list_scores(
         "config_id",
         "queue_id",
     ):
-        where.add(f"{column} = {{}}", getattr(q, column))
-    where.add("source = {}", q.source.value if q.source else None)
-    where.add("data_type = {}", q.data_type.value if q.data_type else None)
+        where.add(f"{column} = ANY({{}}::text[])", getattr(q, column))
+    where.add("source = ANY({}::text[])", [s.value for s in q.source])
+    where.add("data_type = ANY({}::text[])", [d.value for d in q.data_type])
+    where.add("value = ANY({}::float8[])", q.values)
+    where.add("string_value = ANY({}::text[])", q.labels)
+    if q.author_user_id:
+        where.clauses.append("false")  # no stored score has an author
     where.add("value >= {}", q.value_min)
     where.add("value <= {}", q.value_max)
     where.window(q, "timestamp")
