@@ -246,6 +246,10 @@ def test_v3_scores_parse_with_their_groups(langfuse: LangfuseServer, written):
 def test_the_other_reads_parse_as_langfuse_answers_them(langfuse: LangfuseServer, written):
     trace_id, session_id = written["trace"], written["session"]
     _openapi("Traces", langfuse.get("/api/public/traces", sessionId=session_id))
+    core = langfuse.get("/api/public/traces", sessionId=session_id, fields="core")
+    _openapi("Traces", core)
+    [only] = core["data"]
+    assert (only["observations"], only["totalCost"], "input" in only) == ([], -1, False)
     detail = langfuse.get(f"/api/public/traces/{trace_id}")
     _openapi("TraceWithFullDetails", detail)
     assert detail["totalCost"] == pytest.approx(0.00045)

@@ -13,6 +13,7 @@ from axonal_api.observations_v2 import (
     raw_text,
     wanted_keys,
 )
+from axonal_api.public_bodies import LangfuseTrace
 from axonal_api.scores_v3 import (
     InvalidScoreQuery,
     LangfuseScoreV3,
@@ -20,7 +21,9 @@ from axonal_api.scores_v3 import (
     score_groups,
     subject_of,
 )
-from axonal_events.trace_reads import ObservationView, ScoreView
+from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
+from axonal_events.api_keys import KeyProject
+from axonal_events.trace_reads import ObservationView, ScoreView, TraceView
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -200,3 +203,41 @@ def test_v3_filters_are_comma_separated_and_case_blind():
 def test_v3_filters_langfuse_refuses_are_refused(texts, value_min, refusal):
     with pytest.raises(InvalidScoreQuery, match=refusal):
         score_filters(texts, value_min, None)
+
+
+def _trace():
+    view = TraceView(
+        id="t1",
+        project_id="p1",
+        timestamp=T0,
+        input={"q": 1},
+        created_at=T0,
+        updated_at=T0,
+        total_cost=0.5,
+        latency=2.0,
+        observation_ids=["o1"],
+        score_ids=["s1"],
+    )
+    return LangfuseTrace.of(view, KeyProject(id="p1", owner="acme", name="llm"))
+
+
+@pytest.mark.parametrize(
+    ("fields", "groups"),
+    [
+        (None, set(TRACE_GROUPS)),
+        ("io,nonsense", {"core", "io"}),
+        ("nonsense", set(TRACE_GROUPS)),  # naming nothing known is naming nothing
+    ],
+)
+def test_trace_fields_name_its_groups(fields, groups):
+    assert trace_groups(fields) == groups
+
+
+def test_a_trace_without_its_groups_is_sent_as_langfuse_sends_it():
+    every = _sent(shaped(_trace(), trace_groups(None)))
+    assert (every["input"], every["observations"], every["totalCost"]) == ({"q": 1}, ["o1"], 0.5)
+    assert "bookmarked" in every  # every field is sent, defaults included
+    core = _sent(shaped(_trace(), trace_groups("core")))
+    assert not {"input", "output", "metadata"} & set(core)
+    assert (core["observations"], core["scores"]) == ([], [])
+    assert (core["totalCost"], core["latency"]) == (-1, -1)

@@ -41,6 +41,7 @@ from axonal_api.scores_v3 import (
     score_filters,
     score_groups,
 )
+from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
@@ -103,7 +104,17 @@ async def health() -> dict[str, str]:
     return {"status": "OK", "version": VERSION}
 
 
-@router.get("/traces", summary="List traces")
+_TRACE_FIELDS = (
+    f"``fields``: comma-separated groups of {', '.join(TRACE_GROUPS)} (default all; core always)."
+)
+
+
+@router.get(
+    "/traces",
+    summary="List traces",
+    response_model_exclude_unset=True,
+    description=_TRACE_FIELDS,
+)
 async def list_traces(
     gw: GatewayDep,
     project: KeyProjectDep,
@@ -118,17 +129,27 @@ async def list_traces(
     version: Text = None,
     release: Text = None,
     environment: Many = None,
+    fields: Text = None,
 ) -> Paged[LangfuseTrace]:
     query = _query(ListTraces, project, locals())
     found = await gw.call(Tracking.list_traces, query)
-    data = [LangfuseTrace.of(t, project) for t in found.data]
+    groups = trace_groups(fields)
+    data = [shaped(LangfuseTrace.of(t, project), groups) for t in found.data]
     return Paged(data=data, meta=PageInfo.of(found.meta))
 
 
-@router.get("/traces/{trace_id}", summary="A trace with its observations and scores")
-async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> LangfuseTraceDetail:
+@router.get(
+    "/traces/{trace_id}",
+    summary="A trace with its observations and scores",
+    response_model_exclude_unset=True,
+    description=_TRACE_FIELDS,
+)
+async def get_trace(
+    gw: GatewayDep, project: KeyProjectDep, trace_id: str, fields: Text = None
+) -> LangfuseTraceDetail:
     found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
-    return LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
+    trace = LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
+    return shaped(trace, trace_groups(fields))
 
 
 @router.get(
