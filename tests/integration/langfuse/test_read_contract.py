@@ -257,7 +257,17 @@ def test_the_other_reads_parse_as_langfuse_answers_them(langfuse: LangfuseServer
     assert (priced["modelId"], priced["inputPrice"]) == ("shipped-gpt-4o-mini", 1.5e-07)
     _openapi("PaginatedSessions", langfuse.get("/api/public/sessions"))
     _openapi("SessionWithTraces", langfuse.get(f"/api/public/sessions/{session_id}"))
-    _openapi("GetScoresResponse", langfuse.get("/api/public/v2/scores", traceId=trace_id))
+    listed = langfuse.get("/api/public/v2/scores", traceId=trace_id)
+    _openapi("GetScoresResponse", listed)
+    assert {s["name"]: s["value"] for s in listed["data"]} == {"exact": 0.5, "ok": 1, "tone": 0}
+    assert listed["data"][0]["trace"] == {
+        "userId": "user-c",
+        "tags": ["contract"],
+        "environment": "default",
+        "sessionId": session_id,
+    }
+    bare = langfuse.get("/api/public/v2/scores", traceId=trace_id, fields="score")
+    assert {s["trace"] for s in bare["data"]} == {None}
     parse_obj_as(Projects, langfuse.get("/api/public/projects"))
     parse_obj_as(PaginatedModels, langfuse.get("/api/public/models"))
     parse_obj_as(HealthResponse, langfuse.get("/api/public/health"))

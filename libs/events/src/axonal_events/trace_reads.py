@@ -27,6 +27,7 @@ __all__ = [
     "ObservationView",
     "PageMeta",
     "ScorePage",
+    "ScoreTrace",
     "ScoreView",
     "SessionPage",
     "SessionView",
@@ -202,6 +203,15 @@ class ObservationView(Payload):
     trace_public: bool = False
 
 
+class ScoreTrace(Payload):
+    """The trace a score is on, as a score list shows it."""
+
+    user_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    environment: str | None = None
+    session_id: str | None = None
+
+
 class ScoreView(Payload):
     id: str
     project_id: str
@@ -222,6 +232,7 @@ class ScoreView(Payload):
     timestamp: datetime
     created_at: datetime
     updated_at: datetime
+    trace: ScoreTrace | None = Field(default=None, description="In score lists, when stored.")
 
 
 class TraceDetail(Payload):

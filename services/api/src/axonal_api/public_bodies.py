@@ -29,6 +29,7 @@ __all__ = [
     "CursorMeta",
     "Cursored",
     "LangfuseExperiment",
+    "LangfuseListedScore",
     "LangfuseModel",
     "LangfuseObservation",
     "LangfuseScore",
@@ -196,10 +197,31 @@ class LangfuseScore(Camel):
 
     @classmethod
     def of(cls, view: ScoreView) -> LangfuseScore:
-        score = cls.model_validate(view.model_dump())
+        score = cls.model_validate(view.model_dump(exclude={"trace"}))
         if view.value is None and view.data_type is not ScoreDataType.TEXT:
             score.value = 0.0  # a label without a config, as Langfuse stores it
         return score
+
+
+class LangfuseScoreTrace(Camel):
+    user_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    environment: str | None = None
+    session_id: str | None = None
+
+
+class LangfuseListedScore(LangfuseScore):
+    """A score in ``/v2/scores``: with its trace's user, tags, environment and session."""
+
+    trace: LangfuseScoreTrace | None = Field(
+        default=None, description="None without the ``trace`` field group or a stored trace."
+    )
+
+    @classmethod
+    def listed(cls, view: ScoreView, *, with_trace: bool) -> LangfuseListedScore:
+        score = LangfuseScore.of(view).model_dump()
+        trace = view.trace.model_dump() if with_trace and view.trace else None
+        return cls.model_validate(score | {"trace": trace})
 
 
 class _TraceFields(Camel):

@@ -24,7 +24,7 @@ from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import (
     Cursored,
     CursorMeta,
-    LangfuseScore,
+    LangfuseListedScore,
     LangfuseSession,
     LangfuseSessionDetail,
     LangfuseTrace,
@@ -279,7 +279,11 @@ async def list_scores_v3(
     return ScoresV3(data=[LangfuseScoreV3.of(s, groups) for s in found.data], meta=meta)
 
 
-@router.get("/v2/scores", summary="List scores (pages)")
+@router.get(
+    "/v2/scores",
+    summary="List scores (pages)",
+    description="``fields``: comma-separated groups of score, trace (default both).",
+)
 async def list_scores_v2(
     gw: GatewayDep,
     project: KeyProjectDep,
@@ -299,7 +303,11 @@ async def list_scores_v2(
     observationId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
     dataType: ScoreDataType | None = None,  # noqa: N803
-) -> Paged[LangfuseScore]:
+    fields: Text = None,
+) -> Paged[LangfuseListedScore]:
     query = _query(ListScores, project, {**locals(), "scoreIds": _ids(scoreIds)}, scoreIds="id")
     found = await gw.call(Tracking.list_scores, query)
-    return Paged(data=[LangfuseScore.of(s) for s in found.data], meta=PageInfo.of(found.meta))
+    named = _ids(fields)
+    with_trace = not named or "trace" in named  # as Langfuse: absent fields means both groups
+    data = [LangfuseListedScore.listed(s, with_trace=with_trace) for s in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))

@@ -196,6 +196,21 @@ async def list_observations(
     return found, cursors.encode_observation(last.start_time, last.trace_id, last.id)
 
 
+_SCORE_TRACE = "LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id"
+_SCORE_TRACE_COLUMNS = (
+    "t.id AS t_id, t.user_id AS t_user_id, coalesce(t.tags, '{}') AS t_tags, "
+    "t.environment AS t_environment, t.session_id AS t_session_id"
+)
+
+
+def _listed_score(row: Any) -> ScoreView:
+    """A score of a list, with its trace's context when its trace is stored."""
+    fields = dict(row)
+    trace = {key[2:]: fields.pop(key) for key in list(fields) if key.startswith("t_")}
+    trace_id = trace.pop("id")
+    return ScoreView.model_validate(fields | {"trace": trace if trace_id else None})
+
+
 async def list_scores(
     conn: Connection, q: ListScores
 ) -> tuple[list[ScoreView], PageMeta, str | None]:
@@ -221,12 +236,10 @@ async def list_scores(
     where.add("value <= {}", q.value_max)
     where.window(q, "timestamp")
     if q.user_id:
-        user = where.next(q.user_id)
-        where.clauses.append(
-            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = s.project_id "
-            f"AND t.id = s.trace_id AND t.user_id = {user})"
-        )
-    total = await conn.fetchval(f"SELECT count(*) FROM scores s WHERE {where.sql()}", *where.args)
+        where.clauses.append(f"t.user_id = {where.next(q.user_id)}")
+    total = await conn.fetchval(
+        f"SELECT count(*) FROM scores s {_SCORE_TRACE} WHERE {where.sql()}", *where.args
+    )
     if q.cursor:
         at, key = cursors.decode_score(q.cursor)
         where.clauses.append(f"(s.timestamp, s.id) < ({where.next(at)}, {where.next(key)})")
@@ -235,11 +248,12 @@ async def list_scores(
         offset = (q.page - 1) * q.limit
     limit, skip = where.next(q.limit + 1), where.next(offset)
     rows = await conn.fetch(
-        f"SELECT {_SCORE_COLUMNS} FROM scores s WHERE {where.sql()} "
+        f"SELECT {_SCORE_COLUMNS}, {_SCORE_TRACE_COLUMNS} FROM scores s {_SCORE_TRACE} "
+        f"WHERE {where.sql()} "
         f"ORDER BY s.timestamp DESC, s.id DESC LIMIT {limit} OFFSET {skip}",
         *where.args,
     )
-    found = [ScoreView.model_validate(dict(r)) for r in rows[: q.limit]]
+    found = [_listed_score(row) for row in rows[: q.limit]]
     cursor = (
         cursors.encode_score(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
     )
