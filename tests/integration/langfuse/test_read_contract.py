@@ -207,8 +207,10 @@ def test_observation_cursor_pages_cover_every_observation_once(langfuse, written
     assert sorted(seen) == sorted([written["root"], written["gen"]])
     bad = langfuse.http.get("/api/public/v2/observations", params={"cursor": "not-a-cursor"})
     assert bad.status_code == 400
-    refused = langfuse.http.get("/api/public/v2/observations", params={"parseIoAsJson": "true"})
-    assert refused.status_code == 400
+    for refused in ({"parseIoAsJson": "true"}, {"filter": "[]"}):
+        reply = langfuse.http.get("/api/public/v2/observations", params=refused)
+        assert reply.status_code == 400
+        assert reply.json()["error"] == "InvalidRequestError"
 
 
 def test_v3_scores_parse_with_their_groups(langfuse: LangfuseServer, written):

@@ -69,7 +69,8 @@ Many = Annotated[list[str] | None, Query()]
 
 Q = TypeVar("Q", bound=BaseModel)
 #: Query parameters that shape an answer rather than choose what it holds.
-SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson"})
+SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson", "filter"})
+_NO_FILTER = "the filter parameter is not supported here: filter with the query parameters"
 _V3_LIMIT = 100  # Langfuse refuses larger /v3/scores pages
 _NO_PARSE_IO = (
     "parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output "
@@ -180,9 +181,12 @@ async def list_observations(
     fromStartTime: Time = None,  # noqa: N803
     toStartTime: Time = None,  # noqa: N803
     version: Text = None,
+    filter: Text = None,  # noqa: A002
 ) -> Cursored[LangfuseObservationV2]:
     if parseIoAsJson:
         raise PublicError(400, _NO_PARSE_IO, "InvalidRequestError")
+    if filter:
+        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
     query = _query(
         ListObservations,
         project,
