@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 
 __all__ = [
     "InvalidCursor",
@@ -24,6 +24,11 @@ class InvalidCursor(ValueError):
     """A cursor this service did not hand out."""
 
 
+def _aware(at: datetime) -> datetime:
+    """A naive time read as UTC, as Langfuse's cursors are."""
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
 def encode_observation(start_time: datetime, trace_id: str, observation_id: str) -> str:
     last = {"lastStartTimeTo": start_time.isoformat(), "lastTraceId": trace_id}
     return base64.b64encode(json.dumps(last | {"lastId": observation_id}).encode()).decode()
@@ -33,9 +38,9 @@ def decode_observation(cursor: str) -> tuple[datetime, str, str]:
     """``(start time, trace id, id)`` of the last observation of the previous page."""
     try:
         last = json.loads(base64.b64decode(cursor.encode(), validate=True))
-        at = datetime.fromisoformat(last["lastStartTimeTo"].replace("Z", "+00:00"))
+        at = _aware(datetime.fromisoformat(last["lastStartTimeTo"]))
         trace_id, observation_id = last["lastTraceId"], last["lastId"]
-    except (binascii.Error, ValueError, TypeError, KeyError, AttributeError):
+    except (binascii.Error, ValueError, TypeError, KeyError):
         raise InvalidCursor(f"not a cursor: {cursor!r}") from None
     if not (isinstance(trace_id, str) and isinstance(observation_id, str)):
         raise InvalidCursor(f"not a cursor: {cursor!r}")
@@ -50,6 +55,6 @@ def decode_score(cursor: str) -> tuple[datetime, str]:
     """``(timestamp, id)`` of the last score of the previous page."""
     try:
         at, _, key = base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
-        return datetime.fromisoformat(at), key
+        return _aware(datetime.fromisoformat(at)), key
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise InvalidCursor(f"not a cursor: {cursor!r}") from None
