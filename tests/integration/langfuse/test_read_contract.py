@@ -270,6 +270,14 @@ def test_the_other_reads_parse_as_langfuse_answers_them(langfuse: LangfuseServer
     }
     bare = langfuse.get("/api/public/v2/scores", traceId=trace_id, fields="score")
     assert {s["trace"] for s in bare["data"]} == {None}
+    v1 = langfuse.get("/api/public/observations", traceId=trace_id, limit=1, page=2)
+    _openapi("legacyObservationsViews", v1)
+    assert v1["meta"] == {"page": 2, "limit": 1, "totalItems": 2, "totalPages": 2}
+    assert [o["id"] for o in v1["data"]] == [written["root"]]  # newest first
+    one = langfuse.get(f"/api/public/observations/{written['gen']}")
+    _openapi("ObservationsViewSingle", one)
+    assert (one["calculatedTotalCost"], one["traceId"]) == (pytest.approx(0.00045), trace_id)
+    assert langfuse.http.get("/api/public/observations/nope").status_code == 404
     parse_obj_as(Projects, langfuse.get("/api/public/projects"))
     parse_obj_as(PaginatedModels, langfuse.get("/api/public/models"))
     parse_obj_as(HealthResponse, langfuse.get("/api/public/health"))

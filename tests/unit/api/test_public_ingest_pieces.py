@@ -206,6 +206,11 @@ def test_gzip_bodies_are_read_within_the_limit():
             ListObservations,
             {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
         ),
+        (
+            public_read.list_observations_v1,
+            ListObservations,
+            {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
+        ),
         (public_read.list_sessions, ListSessions, {}),
         (public_read.list_scores_v2, ListScores, {"scoreIds": "id"}),
     ],

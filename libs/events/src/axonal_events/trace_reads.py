@@ -17,6 +17,7 @@ from axonal_events.traces import (
 )
 
 __all__ = [
+    "GetObservation",
     "GetSession",
     "GetTrace",
     "ListObservations",
@@ -83,6 +84,11 @@ class GetTrace(Payload):
     id: str
 
 
+class GetObservation(Payload):
+    project_id: str
+    id: str
+
+
 class ListObservations(_Window):
     trace_id: str | None = None
     type: ObservationType | None = None
@@ -96,6 +102,7 @@ class ListObservations(_Window):
     )
     version: str | None = None
     cursor: str | None = Field(default=None, description="From the previous page's meta.")
+    page: int | None = Field(default=None, ge=1, description="Numbered pages instead.")
     limit: int = Field(default=50, ge=1, le=1000)
 
 
@@ -249,6 +256,7 @@ class TracePage(Payload):
 class ObservationPage(Payload):
     data: list[ObservationView]
     cursor: str | None = Field(default=None, description="Next page; none on the last.")
+    meta: PageMeta | None = Field(default=None, description="Of a numbered page.")
 
 
 class ScorePage(Payload):

@@ -25,6 +25,7 @@ from axonal_api.public_bodies import (
     Cursored,
     CursorMeta,
     LangfuseListedScore,
+    LangfuseObservation,
     LangfuseSession,
     LangfuseSessionDetail,
     LangfuseTrace,
@@ -45,6 +46,7 @@ from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
+    GetObservation,
     GetSession,
     GetTrace,
     ListObservations,
@@ -151,6 +153,47 @@ async def get_trace(
     found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
     trace = LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
     return shaped(trace, trace_groups(fields))
+
+
+@router.get("/observations", summary="List observations (numbered pages, Langfuse v1)")
+async def list_observations_v1(
+    gw: GatewayDep,
+    project: KeyProjectDep,
+    page: Page = 1,
+    limit: Limit = 50,
+    name: Text = None,
+    userId: Text = None,  # noqa: N803
+    type: ObservationType | None = None,  # noqa: A002
+    traceId: Text = None,  # noqa: N803
+    level: ObservationLevel | None = None,
+    parentObservationId: Text = None,  # noqa: N803
+    environment: Many = None,
+    fromStartTime: Time = None,  # noqa: N803
+    toStartTime: Time = None,  # noqa: N803
+    version: Text = None,
+    filter: Text = None,  # noqa: A002
+) -> Paged[LangfuseObservation]:
+    if filter:
+        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
+    query = _query(
+        ListObservations,
+        project,
+        locals(),
+        fromStartTime="from_timestamp",
+        toStartTime="to_timestamp",
+    )
+    found = await gw.call(Tracking.list_observations, query)
+    assert found.meta is not None  # a numbered page carries its meta
+    data = [LangfuseObservation.of(o) for o in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))
+
+
+@router.get("/observations/{observation_id}", summary="One observation (Langfuse v1)")
+async def get_observation(
+    gw: GatewayDep, project: KeyProjectDep, observation_id: str
+) -> LangfuseObservation:
+    query = GetObservation(project_id=project.id, id=observation_id)
+    return LangfuseObservation.of(await gw.call(Tracking.get_observation, query))
 
 
 @router.get(

@@ -22,6 +22,7 @@ from axonal_tracking.domain import cursors
 from axonal_tracking.prices import store as prices_store
 
 __all__ = [
+    "get_observation",
     "get_session",
     "get_trace",
     "list_observations",
@@ -76,6 +77,9 @@ _TRACE_COLUMNS = (
     "LEFT JOIN LATERAL (SELECT array_agg(sc.id ORDER BY sc.timestamp) AS score_ids "
     "FROM scores sc WHERE sc.project_id = t.project_id AND sc.trace_id = t.id) s ON true "
 )
+_FROM_OBSERVATIONS = (
+    "observations o LEFT JOIN traces t ON t.project_id = o.project_id AND t.id = o.trace_id"
+)
 _OBSERVATIONS = (  # with the context of its trace, which the trace's batch may not have made yet
     "o.project_id, o.id, o.trace_id, o.type, o.parent_observation_id, o.name, o.start_time, "
     "o.end_time, o.completion_start_time, o.input, o.output, o.metadata, o.level, "
@@ -85,7 +89,7 @@ _OBSERVATIONS = (  # with the context of its trace, which the trace's batch may 
     "o.prompt_version, o.experiment, o.created_at, o.updated_at, t.name AS trace_name, "
     "t.user_id, t.session_id, coalesce(t.tags, '{}') AS tags, t.release AS trace_release, "
     "coalesce(t.public, false) AS trace_public "
-    "FROM observations o LEFT JOIN traces t ON t.project_id = o.project_id AND t.id = o.trace_id"
+    f"FROM {_FROM_OBSERVATIONS}"
 )
 _SCORE_COLUMNS = (
     "s.project_id, s.id, s.name, s.data_type, s.value, s.string_value, s.source, s.trace_id, "
@@ -162,8 +166,9 @@ async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[Sc
 
 async def list_observations(
     conn: Connection, q: ListObservations
-) -> tuple[list[ObservationView], str | None]:
-    """Newest first, as Langfuse pages them: by start time, then trace id, then id."""
+) -> tuple[list[ObservationView], str | None, PageMeta | None]:
+    """Newest first, as Langfuse pages them: by start time, then trace id, then id; a page of
+    ``q.page`` carries its meta, any other its next cursor."""
     where = _Where(q.project_id, "o")
     for column in ("trace_id", "name", "parent_observation_id", "version"):
         where.add(f"{column} = {{}}", getattr(q, column))
@@ -177,6 +182,17 @@ async def list_observations(
         where.clauses.append(
             f"o.parent_observation_id IS {'' if q.is_root_observation else 'NOT '}NULL"
         )
+    order = "ORDER BY o.start_time DESC, o.trace_id DESC, o.id DESC"
+    if q.page:
+        counted = f"SELECT count(*) FROM {_FROM_OBSERVATIONS} WHERE {where.sql()}"
+        total = await conn.fetchval(counted, *where.args)
+        limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+        rows = await conn.fetch(
+            f"SELECT {_OBSERVATIONS} WHERE {where.sql()} {order} LIMIT {limit} OFFSET {offset}",
+            *where.args,
+        )
+        found = [ObservationView.model_validate(dict(r)) for r in rows]
+        return found, None, PageMeta.of(q.page, q.limit, total)
     if q.cursor:
         at, trace_id, key = cursors.decode_observation(q.cursor)
         where.clauses.append(
@@ -185,15 +201,22 @@ async def list_observations(
         )
     limit = where.next(q.limit + 1)
     rows = await conn.fetch(
-        f"SELECT {_OBSERVATIONS} WHERE {where.sql()} "
-        f"ORDER BY o.start_time DESC, o.trace_id DESC, o.id DESC LIMIT {limit}",
-        *where.args,
+        f"SELECT {_OBSERVATIONS} WHERE {where.sql()} {order} LIMIT {limit}", *where.args
     )
     found = [ObservationView.model_validate(dict(r)) for r in rows[: q.limit]]
     if len(rows) <= q.limit:
-        return found, None
+        return found, None, None
     last = found[-1]
-    return found, cursors.encode_observation(last.start_time, last.trace_id, last.id)
+    return found, cursors.encode_observation(last.start_time, last.trace_id, last.id), None
+
+
+async def get_observation(
+    conn: Connection, project_id: str, observation_id: str
+) -> ObservationView | None:
+    row = await conn.fetchrow(
+        f"SELECT {_OBSERVATIONS} WHERE o.project_id = $1 AND o.id = $2", project_id, observation_id
+    )
+    return ObservationView.model_validate(dict(row)) if row else None
 
 
 _SCORE_TRACE = "LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id"

@@ -8,6 +8,7 @@ from axonal_bus.errors import Invalid, NotFound
 from axonal_db import Connection, transaction
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
+    GetObservation,
     GetSession,
     GetTrace,
     ListObservations,
@@ -15,6 +16,7 @@ from axonal_events.trace_reads import (
     ListSessions,
     ListTraces,
     ObservationPage,
+    ObservationView,
     ScorePage,
     SessionPage,
     SessionWithTraces,
@@ -26,6 +28,7 @@ from axonal_tracking.domain.cursors import InvalidCursor
 from axonal_tracking.traces import queries
 
 __all__ = [
+    "get_observation",
     "get_session",
     "get_trace",
     "list_observations",
@@ -61,11 +64,20 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
 async def list_observations(ctx: Context, request: ListObservations) -> ObservationPage:
     async with ctx.pool.acquire() as conn:
         try:
-            data, cursor = await queries.list_observations(conn, request)
+            data, cursor, meta = await queries.list_observations(conn, request)
         except InvalidCursor as exc:
             raise Invalid(str(exc)) from None
         data = await queries.priced(conn, request.project_id, data)
-    return ObservationPage(data=data, cursor=cursor)
+    return ObservationPage(data=data, cursor=cursor, meta=meta)
+
+
+async def get_observation(ctx: Context, request: GetObservation) -> ObservationView:
+    async with ctx.pool.acquire() as conn:
+        found = await queries.get_observation(conn, request.project_id, request.id)
+        if found is None:
+            raise NotFound(f"observation {request.id} does not exist")
+        [priced] = await queries.priced(conn, request.project_id, [found])
+    return priced
 
 
 async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
@@ -95,6 +107,7 @@ def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_traces, list_traces)
     ctx.serve(Tracking.get_trace, get_trace)
     ctx.serve(Tracking.list_observations, list_observations)
+    ctx.serve(Tracking.get_observation, get_observation)
     ctx.serve(Tracking.list_scores, list_scores)
     ctx.serve(Tracking.list_sessions, list_sessions)
     ctx.serve(Tracking.get_session, get_session)
