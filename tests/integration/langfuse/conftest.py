@@ -47,11 +47,12 @@ class LangfuseServer:
 
         return wait_for_sync(stored, timeout=30, message=f"trace {trace_id} stored")
 
-    def run_sdk(self, code: str) -> dict[str, Any]:
-        """Run ``code`` with the unmodified Langfuse SDK in a child process; its JSON output."""
+    def run_sdk(self, code: str, *args: str) -> dict[str, Any]:
+        """Run ``code`` (with ``args``) with the unmodified Langfuse SDK in a child process;
+        its JSON output."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGFUSE_", "OTEL_"))}
         result = subprocess.run(
-            [sys.executable, "-c", code],
+            [sys.executable, "-c", code, *args],
             env=env | self.env,
             capture_output=True,
             text=True,

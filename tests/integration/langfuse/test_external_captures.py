@@ -138,7 +138,8 @@ def test_the_captured_legacy_batch_reads_back(langfuse: LangfuseServer):
         {"answer": "4"},
     )
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
-    assert generation["costDetails"] == {"input": 1e-05, "output": 2e-06}  # as sent
+    sent = {"input": 1e-05, "output": 2e-06}
+    assert generation["costDetails"] == sent | {"total": 1e-05 + 2e-06}  # as sent, totalled
     assert generation["output"] == "4"
 
 
@@ -160,4 +161,8 @@ def test_the_captured_sdk_export_reads_back(langfuse: LangfuseServer):
     trace = langfuse.trace(trace_id, observations=9)
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
     assert generation["usageDetails"]["input"] == 21
-    assert generation["costDetails"] == {"input": 3.15e-05, "output": 1.8e-06}
+    assert generation["costDetails"] == {
+        "input": 3.15e-05,
+        "output": 1.8e-06,
+        "total": 3.15e-05 + 1.8e-06,
+    }

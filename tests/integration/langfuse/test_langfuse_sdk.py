@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .conftest import LangfuseServer, fixture, with_fresh_ids
@@ -45,6 +47,40 @@ lf.shutdown()
 print(json.dumps({"trace_id": trace_id}))
 """
 
+READ_SCRIPT = r"""
+import json, sys
+from langfuse import Langfuse
+
+lf, trace_id = Langfuse(), sys.argv[1]
+generations = lf.api.observations.get_many(
+    trace_id=trace_id, type="GENERATION", fields="core,basic,usage,model,trace_context,io"
+).data
+pages, cursor = [], None
+while True:
+    page = lf.api.observations.get_many(trace_id=trace_id, limit=4, cursor=cursor)
+    pages.append([o.id for o in page.data])
+    if not (cursor := page.meta.cursor):
+        break
+scores = lf.api.scores.get_many(trace_id=trace_id, fields="details,subject", limit=2)
+rest = lf.api.scores.get_many(
+    trace_id=trace_id, fields="details,subject", cursor=scores.meta.cursor
+)
+print(json.dumps({
+    "generations": {o.name: {
+        "total_cost": o.total_cost, "cost_total": o.cost_details["total"], "user_id": o.user_id,
+        "session_id": o.session_id, "trace_name": o.trace_name, "tags": sorted(o.tags),
+        "model": o.model, "output": o.output,
+    } for o in generations},
+    "pages": pages,
+    "scores": {s.name: {"value": s.value, "kind": s.subject.kind, "comment": s.comment}
+               for s in scores.data + rest.data},
+    "limit": scores.meta.limit,
+    "project": lf.api.projects.get().data[0].id,
+    "models": lf.api.models.list(limit=5).meta.total_items,
+    "health": lf.api.health.health().status,
+}))
+"""
+
 TYPES = {
     "SPAN",
     "AGENT",
@@ -85,7 +121,7 @@ def test_the_langfuse_sdk_traces_and_scores_read_back(langfuse: LangfuseServer):
     assert counted["costDetails"]["input"] == pytest.approx(1000 * 0.15e-6)
     assert counted["costDetails"]["output"] == pytest.approx(100 * 0.6e-6)
     assert counted["costDetails"]["total"] == pytest.approx(1000 * 0.15e-6 + 100 * 0.6e-6)
-    assert by_name["llm-paid"]["costDetails"] == {"input": 0.25, "output": 0.5}
+    assert by_name["llm-paid"]["costDetails"] == {"input": 0.25, "output": 0.5, "total": 0.75}
     assert trace["totalCost"] == pytest.approx(0.75 + counted["costDetails"]["total"])
 
     scores = {s["name"]: s for s in trace["scores"]}
@@ -105,6 +141,30 @@ def test_the_langfuse_sdk_traces_and_scores_read_back(langfuse: LangfuseServer):
     assert {o["name"] for o in generations["data"]} == {"llm-counted", "llm-paid"}
     listed = langfuse.get("/api/public/traces", userId="user-42", tags="sdk")
     assert trace_id in [t["id"] for t in listed["data"]]
+
+    # the SDK's own read clients parse our answers
+    read = langfuse.run_sdk(READ_SCRIPT, trace_id)
+    generations = read["generations"]
+    assert set(generations) == {"llm-counted", "llm-paid"}
+    counted = generations["llm-counted"]
+    assert counted["total_cost"] == pytest.approx(1000 * 0.15e-6 + 100 * 0.6e-6)
+    assert counted["cost_total"] == counted["total_cost"]
+    assert (counted["user_id"], counted["session_id"]) == ("user-42", "sess-7")
+    assert (counted["trace_name"], counted["tags"]) == ("qa-pipeline", ["demo", "sdk"])
+    assert counted["model"] == "gpt-4o-mini"
+    assert json.loads(counted["output"]) == {"role": "assistant", "content": "4"}  # raw text
+    assert generations["llm-paid"]["total_cost"] == pytest.approx(0.75)
+    paged = [i for page in read["pages"] for i in page]
+    assert sorted(paged) == sorted(o["id"] for o in trace["observations"])
+    assert len(read["pages"]) == 3  # 11 observations, 4 a page
+    scored = read["scores"]
+    assert set(scored) == {"latency-ok", "correctness", "tone"}
+    assert (scored["latency-ok"]["value"], scored["tone"]["value"]) == (True, "neutral")
+    assert (scored["latency-ok"]["kind"], scored["tone"]["kind"]) == ("observation", "trace")
+    assert scored["correctness"]["comment"] == "close enough"
+    assert read["limit"] == 2
+    assert (read["project"], read["health"]) == (langfuse.keys["project"]["id"], "OK")
+    assert read["models"] > 0
 
 
 def test_the_batch_fixture_answers_207_and_a_bad_event_fails_alone(langfuse: LangfuseServer):
@@ -140,7 +200,8 @@ def test_the_batch_fixture_answers_207_and_a_bad_event_fails_alone(langfuse: Lan
         {"answer": "Paris"},
     )
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
-    assert generation["costDetails"] == {"input": 2.1e-06, "output": 1.2e-06}  # as sent
+    sent = {"input": 2.1e-06, "output": 1.2e-06}
+    assert generation["costDetails"] == sent | {"total": 2.1e-06 + 1.2e-06}  # as sent, totalled
     assert generation["output"] == "Paris"
 
     # (d) the same batch again: nothing is duplicated and nothing changes

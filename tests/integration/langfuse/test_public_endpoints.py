@@ -46,7 +46,11 @@ def test_gzipped_protobuf_at_the_collector_path(langfuse: LangfuseServer):
     trace = langfuse.trace(trace_id, observations=9)
     generation = next(o for o in trace["observations"] if o["type"] == "GENERATION")
     assert generation["usageDetails"]["input"] == 42
-    assert generation["costDetails"] == {"input": 6.3e-06, "output": 5.4e-06}
+    assert generation["costDetails"] == {
+        "input": 6.3e-06,
+        "output": 5.4e-06,
+        "total": 6.3e-06 + 5.4e-06,
+    }
 
 
 def test_otlp_refusals(langfuse: LangfuseServer):

@@ -14,19 +14,16 @@ from axonal_bus.errors import RemoteError
 from axonal_db import connect
 from axonal_events import ErrorCode, StreamKind
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     GetSession,
     GetTrace,
     ListObservations,
     ListScores,
     ListSessions,
     ListTraces,
-    ObservationRecord,
-    ScoreRecord,
-    TraceBatch,
     TraceDetail,
-    TraceRecord,
 )
+from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 from axonal_tracking.traces import store
@@ -149,7 +146,7 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
     assert llm.cost_source == "computed"
     assert llm.cost_details["input"] == 1000 * 0.15e-6
     assert llm.usage_details == {"input": 1000, "output": 100, "total": 1100}
-    assert (paid.cost_source, paid.cost_details) == ("client", {"input": 0.5})
+    assert (paid.cost_source, paid.cost_details) == ("client", {"input": 0.5, "total": 0.5})
     assert trace.total_cost == llm.cost_details["total"] + 0.5
     assert [s.name for s in found.scores] == ["q"]
 
@@ -288,7 +285,8 @@ async def test_rows_are_sent_in_the_order_of_each_tables_row_type(tracking, data
                 " AND NOT attisdropped ORDER BY attnum",
                 f"tracking.{table}",
             )
-            assert tuple(r["attname"] for r in found) == (*columns, *store.ROW_TAIL)
+            added = store.ADDED.get(table, ())
+            assert tuple(r["attname"] for r in found) == (*columns, *store.ROW_TAIL, *added)
     finally:
         await conn.close()
 

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 from axonal_api.public_bodies import (
     Cursored,
     CursorMeta,
+    LangfuseListedScore,
     LangfuseModel,
     LangfuseObservation,
     LangfuseScore,
@@ -15,7 +16,7 @@ from axonal_api.public_bodies import (
 )
 from axonal_events.api_keys import KeyProject
 from axonal_events.llm_models import ModelDefinition
-from axonal_events.traces import ObservationView, PageMeta, ScoreView, TraceView
+from axonal_events.trace_reads import ObservationView, PageMeta, ScoreTrace, ScoreView, TraceView
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 PROJECT = KeyProject(id="p1", owner="acme", name="llm")
@@ -88,8 +89,7 @@ def test_a_trace_in_a_list_names_its_children_and_in_full_holds_them():
     full = _dump(LangfuseTraceDetail.of(view, PROJECT, [_observation()], [score]))
     assert [o["id"] for o in full["observations"]] == ["o1"]
     assert full["scores"][0]["stringValue"] == "good"
-    assert full["scores"][0]["value"] is None
-    assert _dump(LangfuseScore.of(score, polymorphic=True))["value"] == "good"
+    assert full["scores"][0]["value"] == 0  # a label without a config, as Langfuse has it
 
 
 def test_pages_carry_their_meta_in_camel_case():
@@ -118,3 +118,28 @@ def test_a_model_definition_as_langfuse_names_it():
     assert doc["tokenizerConfig"] == {"tokenizerModel": "gpt-4o"}
     assert doc["isLangfuseManaged"] is True
     assert doc["pricingTiers"][0]["id"] == "m1:Standard"
+
+
+def test_a_listed_score_carries_its_trace_when_asked():
+    score = ScoreView(
+        id="s1",
+        project_id="p1",
+        name="quality",
+        data_type="NUMERIC",
+        value=0.5,
+        source="API",
+        trace_id="t1",
+        timestamp=T0,
+        created_at=T0,
+        updated_at=T0,
+        trace=ScoreTrace(user_id="u1", tags=["a"], environment="prod", session_id="s"),
+    )
+    listed = _dump(LangfuseListedScore.listed(score, with_trace=True))
+    assert listed["trace"] == {
+        "userId": "u1",
+        "tags": ["a"],
+        "environment": "prod",
+        "sessionId": "s",
+    }
+    assert _dump(LangfuseListedScore.listed(score, with_trace=False))["trace"] is None
+    assert "trace" not in _dump(LangfuseScore.of(score))  # a trace's own scores do not repeat it

@@ -18,15 +18,8 @@ from axonal_api.otlp_body import BodyError, otlp_spans, read_body
 from axonal_api.routes import public_read
 from axonal_api.trace_publish import RecordRefused, RecordTooLarge, _batches
 from axonal_events.api_keys import KeyProject
-from axonal_events.traces import (
-    ListObservations,
-    ListScores,
-    ListSessions,
-    ListTraces,
-    ObservationRecord,
-    TraceBatch,
-    TraceRecord,
-)
+from axonal_events.trace_reads import ListObservations, ListScores, ListSessions, ListTraces
+from axonal_events.traces import ObservationRecord, TraceBatch, TraceRecord
 from axonal_testing.conformance import project_fixtures
 from axonal_traces import OtlpFormatError, convert_export, convert_spans, wire
 
@@ -213,13 +206,21 @@ def test_gzip_bodies_are_read_within_the_limit():
             ListObservations,
             {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
         ),
+        (
+            public_read.list_observations_v1,
+            ListObservations,
+            {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
+        ),
         (public_read.list_sessions, ListSessions, {}),
-        (public_read.list_scores_v3, ListScores, {"experimentId": "dataset_run_id"}),
         (public_read.list_scores_v2, ListScores, {"scoreIds": "id"}),
     ],
 )
 def test_every_query_parameter_of_a_read_route_is_a_field_of_its_query(route, model, renames):
-    names = [n for n in inspect.signature(route).parameters if n not in ("gw", "project")]
+    names = [
+        n
+        for n in inspect.signature(route).parameters
+        if n not in ("gw", "project") and n not in public_read.SHAPING
+    ]
     values = {
         "environment": ["e"],
         "tags": ["t"],
@@ -232,6 +233,7 @@ def test_every_query_parameter_of_a_read_route_is_a_field_of_its_query(route, mo
         "page": 2,
         "limit": 3,
         "valueMin": 0.5,
+        "isRootObservation": True,
         "valueMax": 1.5,
         "fromTimestamp": datetime.now(UTC),
         "toTimestamp": datetime.now(UTC),

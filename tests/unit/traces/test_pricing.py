@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from axonal_events.llm_models import ModelDefinition, ModelSpec, PricingTier
 from axonal_traces import Pricing, compute_cost, find_model, shipped_models
+from axonal_traces.pricing import tier_of
 
 JAN = datetime(2026, 1, 1, tzinfo=UTC)
 JUN = datetime(2026, 6, 1, tzinfo=UTC)
@@ -86,6 +87,8 @@ def test_a_tier_applies_when_all_its_conditions_hold_first_by_priority():
     assert batch is not None
     assert batch["input"] == 75.0  # the batch tier comes first (priority 0)
     assert compute_cost(definition, short, metadata={"mode": "batch"})["input"] == 100.0
+    assert tier_of(definition, long, metadata={"mode": "batch"}).name == "batch"
+    assert tier_of(definition, short).is_default
 
 
 def test_a_definition_priced_by_total_only_charges_the_total():

@@ -84,9 +84,10 @@ def test_cost_is_computed_from_usage_and_the_total_added():
         "total": pytest.approx(100 * 2.5e-6),
     }
     assert row["total_cost"] == pytest.approx(100 * 2.5e-6)
+    assert (row["model_id"], row["pricing_tier"]) == ("shipped-gpt-4o", "default")
 
 
-def test_client_cost_is_kept_exactly_as_sent():
+def test_client_cost_is_kept_as_sent_and_totalled_as_langfuse_does():
     sent = {"input": 0.5, "output": 0.25}
     row = observation_row(
         "p",
@@ -95,7 +96,12 @@ def test_client_cost_is_kept_exactly_as_sent():
         SHIPPED,
         None,
     )
-    assert (row["cost_details"], row["cost_source"], row["total_cost"]) == (sent, "client", 0.75)
+    assert row["cost_details"] == sent | {"total": 0.75}  # totalled, as Langfuse does
+    assert (row["cost_source"], row["total_cost"]) == ("client", 0.75)
+    assert (row["model_id"], row["pricing_tier"]) == ("shipped-gpt-4o", None)  # matched, unused
+    other = {"input": 0.5, "input_cached": 0.25}  # not only input and output: no total added
+    row = observation_row("p", "o", generation(model="gpt-4o", cost_details=other), SHIPPED, None)
+    assert (row["cost_details"], row["total_cost"]) == (other, 0.75)
 
 
 def test_unknown_models_cost_nothing():
@@ -103,6 +109,7 @@ def test_unknown_models_cost_nothing():
         "p", "o", generation(model="mine", usage_details={"input": 9}), SHIPPED, None
     )
     assert (row["cost_details"], row["cost_source"], row["total_cost"]) == ({}, "none", 0.0)
+    assert row["model_id"] is None
 
 
 def test_text_without_usage_is_counted_for_known_models_only():

@@ -11,12 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from axonal_bus.errors import Permanent
-from axonal_events.traces import (
-    ObservationRecord,
-    ScoreRecord,
-    TraceBatch,
-    TraceRecord,
-)
+from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
 from axonal_tracking.traces import wire as traces_wire
 from axonal_tracking.traces.wire import KINDS, decode_trace_batch
 

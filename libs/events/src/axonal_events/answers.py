@@ -14,7 +14,7 @@ from pydantic import Field
 from axonal_events.base import Payload
 from axonal_events.catalog import RunStatus
 from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
-from axonal_events.traces import PageMeta, TraceView
+from axonal_events.trace_reads import PageMeta, TraceView
 
 __all__ = [
     "ComparedRun",

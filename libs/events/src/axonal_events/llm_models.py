@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from axonal_events.base import Payload
-from axonal_events.traces import PageMeta
+from axonal_events.trace_reads import PageMeta
 
 __all__ = [
     "AttributeCondition",

@@ -77,7 +77,8 @@ from axonal_events.runs import (
     TrackRun,
     UpdateRun,
 )
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
+    GetObservation,
     GetSession,
     GetTrace,
     ListObservations,
@@ -85,6 +86,7 @@ from axonal_events.traces import (
     ListSessions,
     ListTraces,
     ObservationPage,
+    ObservationView,
     ScorePage,
     SessionPage,
     SessionWithTraces,
@@ -181,6 +183,9 @@ class Tracking:
     )
     list_observations = Rpc(
         "tracking", "list_observations", ListObservations, ObservationPage, "Observations."
+    )
+    get_observation = Rpc(
+        "tracking", "get_observation", GetObservation, ObservationView, "One observation."
     )
     list_scores = Rpc("tracking", "list_scores", ListScores, ScorePage, "Scores, filtered.")
     list_sessions = Rpc("tracking", "list_sessions", ListSessions, SessionPage, "Sessions.")

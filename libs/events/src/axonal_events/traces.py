@@ -1,4 +1,5 @@
-"""LLM traces, observations and scores, on ``<ns>.ingest.traces.<project id>``, and their reads.
+"""LLM traces, observations and scores, on ``<ns>.ingest.traces.<project id>`` (their reads are in
+:mod:`axonal_events.trace_reads`).
 
 One internal format behind two wire formats (OTLP and the Langfuse batch API): the api converts
 what a client sent into records and publishes them as one :class:`TraceBatch`. A record is a
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
@@ -22,31 +23,14 @@ __all__ = [
     "MAX_RECORDS_PER_BATCH",
     "ExperimentLink",
     "FiniteFloat",
-    "GetSession",
-    "GetTrace",
-    "ListObservations",
-    "ListScores",
-    "ListSessions",
-    "ListTraces",
     "ObservationLevel",
-    "ObservationPage",
     "ObservationRecord",
     "ObservationType",
-    "ObservationView",
-    "PageMeta",
     "ScoreDataType",
-    "ScorePage",
     "ScoreRecord",
     "ScoreSource",
-    "ScoreView",
-    "SessionPage",
-    "SessionView",
-    "SessionWithTraces",
     "TraceBatch",
-    "TraceDetail",
-    "TracePage",
     "TraceRecord",
-    "TraceView",
 ]
 
 MAX_RECORDS_PER_BATCH = 50_000
@@ -195,201 +179,3 @@ class TraceBatch(Payload):
         default_factory=list, max_length=MAX_RECORDS_PER_BATCH
     )
     scores: list[ScoreRecord] = Field(default_factory=list, max_length=MAX_RECORDS_PER_BATCH)
-
-
-# ----------------------------------------------------------------------------------- reads
-
-
-class PageMeta(Payload):
-    page: int
-    limit: int
-    total_items: int
-    total_pages: int
-
-    @classmethod
-    def of(cls, page: int, limit: int, total: int) -> PageMeta:
-        """Page ``page`` of ``limit`` items among ``total``."""
-        return cls(page=page, limit=limit, total_items=total, total_pages=-(-total // limit))
-
-
-class _Window(Payload):
-    project_id: str
-    environment: list[str] = Field(default_factory=list)
-    from_timestamp: datetime | None = None
-    to_timestamp: datetime | None = None
-
-
-class ListTraces(_Window):
-    user_id: str | None = None
-    session_id: str | None = None
-    name: str | None = None
-    tags: list[str] = Field(default_factory=list, description="Traces having all of them.")
-    release: str | None = None
-    version: str | None = None
-    page: int = Field(default=1, ge=1)
-    limit: int = Field(default=50, ge=1, le=1000)
-
-
-class GetTrace(Payload):
-    project_id: str
-    id: str
-
-
-class ListObservations(_Window):
-    trace_id: str | None = None
-    type: ObservationType | None = None
-    name: str | None = None
-    user_id: str | None = None
-    session_id: str | None = None
-    level: ObservationLevel | None = None
-    parent_observation_id: str | None = None
-    version: str | None = None
-    cursor: str | None = Field(default=None, description="From the previous page's meta.")
-    limit: int = Field(default=50, ge=1, le=1000)
-
-
-class ListSessions(_Window):
-    page: int = Field(default=1, ge=1)
-    limit: int = Field(default=50, ge=1, le=1000)
-
-
-class GetSession(Payload):
-    project_id: str
-    id: str
-
-
-class ListScores(_Window):
-    id: list[str] = Field(default_factory=list)
-    name: str | None = None
-    source: ScoreSource | None = None
-    data_type: ScoreDataType | None = None
-    trace_id: str | None = None
-    observation_id: str | None = None
-    session_id: str | None = None
-    dataset_run_id: str | None = None
-    user_id: str | None = None
-    config_id: str | None = None
-    queue_id: str | None = None
-    value_min: float | None = None
-    value_max: float | None = None
-    cursor: str | None = None
-    page: int = Field(default=1, ge=1)
-    limit: int = Field(default=50, ge=1, le=1000)
-
-
-class TraceView(Payload):
-    """A stored trace: every merged field, plus aggregates of its observations."""
-
-    id: str
-    project_id: str
-    timestamp: datetime
-    name: str | None = None
-    user_id: str | None = None
-    session_id: str | None = None
-    input: Any = None
-    output: Any = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    tags: list[str] = Field(default_factory=list)
-    public: bool = False
-    release: str | None = None
-    version: str | None = None
-    environment: str = "default"
-    run_uuid: str | None = None
-    created_at: datetime
-    updated_at: datetime
-    latency: float | None = Field(default=None, description="Seconds, first start to last end.")
-    total_cost: float = 0.0
-    observation_ids: list[str] = Field(default_factory=list)
-    score_ids: list[str] = Field(default_factory=list)
-
-
-class ObservationView(Payload):
-    id: str
-    project_id: str
-    trace_id: str
-    type: ObservationType
-    parent_observation_id: str | None = None
-    name: str | None = None
-    start_time: datetime
-    end_time: datetime | None = None
-    completion_start_time: datetime | None = None
-    input: Any = None
-    output: Any = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    level: ObservationLevel = ObservationLevel.DEFAULT
-    status_message: str | None = None
-    version: str | None = None
-    release: str | None = None
-    environment: str = "default"
-    model: str | None = None
-    model_parameters: dict[str, Any] = Field(default_factory=dict)
-    usage_details: dict[str, int] = Field(default_factory=dict)
-    cost_details: dict[str, float] = Field(default_factory=dict)
-    cost_source: Literal["client", "computed", "none"] = "none"
-    prompt_name: str | None = None
-    prompt_version: int | None = None
-    experiment: ExperimentLink | None = None
-    created_at: datetime
-    updated_at: datetime
-
-
-class ScoreView(Payload):
-    id: str
-    project_id: str
-    name: str
-    data_type: ScoreDataType
-    value: float | None = None
-    string_value: str | None = None
-    source: ScoreSource
-    trace_id: str | None = None
-    observation_id: str | None = None
-    session_id: str | None = None
-    dataset_run_id: str | None = None
-    comment: str | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    config_id: str | None = None
-    queue_id: str | None = None
-    environment: str = "default"
-    timestamp: datetime
-    created_at: datetime
-    updated_at: datetime
-
-
-class TraceDetail(Payload):
-    trace: TraceView
-    observations: list[ObservationView]
-    scores: list[ScoreView]
-
-
-class TracePage(Payload):
-    data: list[TraceView]
-    meta: PageMeta
-
-
-class ObservationPage(Payload):
-    data: list[ObservationView]
-    cursor: str | None = Field(default=None, description="Next page; none on the last.")
-
-
-class ScorePage(Payload):
-    data: list[ScoreView]
-    meta: PageMeta
-    cursor: str | None = None
-
-
-class SessionView(Payload):
-    id: str
-    project_id: str
-    created_at: datetime
-    environment: str = "default"
-    trace_ids: list[str] = Field(default_factory=list)
-
-
-class SessionPage(Payload):
-    data: list[SessionView]
-    meta: PageMeta
-
-
-class SessionWithTraces(Payload):
-    session: SessionView
-    traces: list[TraceView]

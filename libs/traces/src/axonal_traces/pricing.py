@@ -32,7 +32,7 @@ from axonal_events.llm_models import (
     UsageCondition,
 )
 
-__all__ = ["Pricing", "compute_cost", "find_model", "shipped_models"]
+__all__ = ["Pricing", "compute_cost", "find_model", "shipped_models", "tier_of"]
 
 _COMPARE: dict[TierOperator, Callable[[float, float], bool]] = {
     TierOperator.GT: operator.gt,
@@ -124,16 +124,21 @@ def _holds(
     return _COMPARE[condition.operator](used, condition.value)
 
 
-def _tier(
+def tier_of(
     definition: ModelDefinition,
     usage: Mapping[str, int],
-    attributes: Mapping[str, Mapping[str, Any]],
+    *,
+    model_parameters: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> PricingTier:
+    """The tier that prices ``usage``: the first by priority whose conditions all hold, else
+    the default."""
     if len(definition.tiers) == 1:  # the default alone, as most definitions are
         return definition.tiers[0]
     conditional = sorted(
         (t for t in definition.tiers if not t.is_default), key=lambda t: t.priority
     )
+    attributes = {"model_parameters": model_parameters or {}, "metadata": metadata or {}}
     for tier in conditional:
         if all(_holds(c, usage, attributes) for c in tier.conditions):
             return tier
@@ -150,8 +155,8 @@ def compute_cost(
     """Cost per usage type and ``total``; ``None`` without a definition or anything priced."""
     if definition is None:
         return None
-    attributes = {"model_parameters": model_parameters or {}, "metadata": metadata or {}}
-    prices = _tier(definition, usage, attributes).prices
+    tier = tier_of(definition, usage, model_parameters=model_parameters, metadata=metadata)
+    prices = tier.prices
     cost = {
         key: count * price
         for key, count in usage.items()

@@ -16,23 +16,20 @@ from pydantic.alias_generators import to_camel
 
 from axonal_events.api_keys import KeyProject
 from axonal_events.llm_models import ModelDefinition
+from axonal_events.trace_reads import ObservationView, PageMeta, ScoreView, SessionView, TraceView
 from axonal_events.traces import (
     ExperimentLink,
     ObservationLevel,
     ObservationType,
-    ObservationView,
-    PageMeta,
     ScoreDataType,
     ScoreSource,
-    ScoreView,
-    SessionView,
-    TraceView,
 )
 
 __all__ = [
     "CursorMeta",
     "Cursored",
     "LangfuseExperiment",
+    "LangfuseListedScore",
     "LangfuseModel",
     "LangfuseObservation",
     "LangfuseScore",
@@ -109,6 +106,8 @@ class LangfuseUsage(Camel):
 
 
 class LangfuseObservation(Camel):
+    """An observation as Langfuse's v1 reads answer it (in a trace's details)."""
+
     id: str
     project_id: str
     trace_id: str
@@ -133,6 +132,10 @@ class LangfuseObservation(Camel):
     prompt_name: str | None = None
     prompt_version: int | None = None
     prompt_id: str | None = None
+    model_id: str | None = None
+    input_price: float | None = None
+    output_price: float | None = None
+    total_price: float | None = None
     experiment: LangfuseExperiment | None = None
     created_at: datetime
     updated_at: datetime
@@ -147,7 +150,7 @@ class LangfuseObservation(Camel):
     def of(cls, view: ObservationView) -> LangfuseObservation:
         usage, cost, start = view.usage_details, view.cost_details, view.start_time
         first_token = view.completion_start_time
-        fields = view.model_dump(exclude={"experiment", "cost_source"})
+        fields = view.model_dump(exclude={"experiment", "cost_source", "model_id"})
         return cls(
             **fields,
             experiment=LangfuseExperiment.of(view.experiment) if view.experiment else None,
@@ -156,6 +159,10 @@ class LangfuseObservation(Camel):
                 output=usage.get("output", 0),
                 total=usage.get("total", 0),
             ),
+            model_id=view.model_id,
+            input_price=view.model_prices.get("input"),
+            output_price=view.model_prices.get("output"),
+            total_price=view.model_prices.get("total"),
             calculated_input_cost=cost.get("input"),
             calculated_output_cost=cost.get("output"),
             calculated_total_cost=cost.get("total", sum(cost.values()) if cost else None),
@@ -169,8 +176,8 @@ class LangfuseScore(Camel):
     project_id: str
     name: str
     data_type: ScoreDataType
-    value: float | str | None = Field(
-        default=None, description="Numeric; in /v3/scores also a categorical score's label."
+    value: float | None = Field(
+        default=None, description="Numeric; 1/0 for a boolean, 0 for a label (none for text)."
     )
     string_value: str | None = None
     source: ScoreSource
@@ -189,11 +196,32 @@ class LangfuseScore(Camel):
     author_user_id: str | None = None
 
     @classmethod
-    def of(cls, view: ScoreView, *, polymorphic: bool = False) -> LangfuseScore:
-        score = cls.model_validate(view.model_dump())
-        if polymorphic and view.value is None:
-            score.value = view.string_value
+    def of(cls, view: ScoreView) -> LangfuseScore:
+        score = cls.model_validate(view.model_dump(exclude={"trace"}))
+        if view.value is None and view.data_type is not ScoreDataType.TEXT:
+            score.value = 0.0  # a label without a config, as Langfuse stores it
         return score
+
+
+class LangfuseScoreTrace(Camel):
+    user_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    environment: str | None = None
+    session_id: str | None = None
+
+
+class LangfuseListedScore(LangfuseScore):
+    """A score in ``/v2/scores``: with its trace's user, tags, environment and session."""
+
+    trace: LangfuseScoreTrace | None = Field(
+        default=None, description="None without the ``trace`` field group or a stored trace."
+    )
+
+    @classmethod
+    def listed(cls, view: ScoreView, *, with_trace: bool) -> LangfuseListedScore:
+        score = LangfuseScore.of(view).model_dump()
+        trace = view.trace.model_dump() if with_trace and view.trace else None
+        return cls.model_validate(score | {"trace": trace})
 
 
 class _TraceFields(Camel):

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from rich.tree import Tree
 
-    from axonal_events.traces import ObservationView, ScoreView, TraceDetail
+    from axonal_events.trace_reads import ObservationView, ScoreView, TraceDetail
 
 __all__ = ["app"]
 
@@ -152,7 +152,7 @@ def get(
     api_url: ApiUrl = None,
 ) -> None:
     """Show a trace: its observations nested by parent, then its scores."""
-    from axonal_events.traces import TraceDetail  # noqa: PLC0415
+    from axonal_events.trace_reads import TraceDetail  # noqa: PLC0415
 
     path = guarded(lambda: _path(project, trace_id))
     with api(api_url) as client:

@@ -14,12 +14,18 @@ from pydantic import BaseModel
 
 from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
-from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep
+from axonal_api.observations_v2 import (
+    DEFAULT_GROUPS,
+    FIELD_GROUPS,
+    LangfuseObservationV2,
+    field_groups,
+)
+from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import (
     Cursored,
     CursorMeta,
+    LangfuseListedScore,
     LangfuseObservation,
-    LangfuseScore,
     LangfuseSession,
     LangfuseSessionDetail,
     LangfuseTrace,
@@ -27,22 +33,30 @@ from axonal_api.public_bodies import (
     Paged,
     PageInfo,
 )
+from axonal_api.scores_v3 import (
+    SCORE_GROUPS,
+    InvalidScoreQuery,
+    LangfuseScoreV3,
+    ScoresV3,
+    ScoresV3Meta,
+    score_filters,
+    score_groups,
+)
+from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
 from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
+    GetObservation,
     GetSession,
     GetTrace,
     ListObservations,
     ListScores,
     ListSessions,
     ListTraces,
-    ObservationLevel,
-    ObservationType,
-    ScoreDataType,
-    ScoreSource,
 )
+from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType, ScoreSource
 
-__all__ = ["router"]
+__all__ = ["SHAPING", "router"]
 
 router = APIRouter(
     prefix="/api/public", tags=["langfuse-compatible reads"], responses=READ_RESPONSES
@@ -56,18 +70,28 @@ Many = Annotated[list[str] | None, Query()]
 
 
 Q = TypeVar("Q", bound=BaseModel)
+#: Query parameters that shape an answer rather than choose what it holds.
+SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson", "filter"})
+_NO_FILTER = "the filter parameter is not supported here: filter with the query parameters"
+_V3_LIMIT = 100  # Langfuse refuses larger /v3/scores pages
+_NO_PARSE_IO = (
+    "parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output "
+    "fields are always returned as raw strings. Remove the parseIoAsJson parameter or set it "
+    "to false."
+)
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def _query(model: type[Q], project: KeyProject, params: dict[str, Any], **renames: str) -> Q:
     """``model`` from a route's query parameters (Langfuse's camelCase names), unset ones left out.
 
-    Routes pass ``locals()``: their parameters are exactly the query, plus ``gw`` and ``project``.
+    Routes pass ``locals()``: their parameters are the query, plus ``gw``, ``project`` and the
+    :data:`SHAPING` ones.
     """
     fields = {
         renames.get(name, _SNAKE.sub("_", name).lower()): value
         for name, value in params.items()
-        if value is not None and name not in ("gw", "project")
+        if value is not None and name not in ("gw", "project") and name not in SHAPING
     }
     return model(project_id=project.id, **fields)
 
@@ -83,7 +107,17 @@ async def health() -> dict[str, str]:
     return {"status": "OK", "version": VERSION}
 
 
-@router.get("/traces", summary="List traces")
+_TRACE_FIELDS = (
+    f"``fields``: comma-separated groups of {', '.join(TRACE_GROUPS)} (default all; core always)."
+)
+
+
+@router.get(
+    "/traces",
+    summary="List traces",
+    response_model_exclude_unset=True,
+    description=_TRACE_FIELDS,
+)
 async def list_traces(
     gw: GatewayDep,
     project: KeyProjectDep,
@@ -98,23 +132,84 @@ async def list_traces(
     version: Text = None,
     release: Text = None,
     environment: Many = None,
+    fields: Text = None,
 ) -> Paged[LangfuseTrace]:
     query = _query(ListTraces, project, locals())
     found = await gw.call(Tracking.list_traces, query)
-    data = [LangfuseTrace.of(t, project) for t in found.data]
+    groups = trace_groups(fields)
+    data = [shaped(LangfuseTrace.of(t, project), groups) for t in found.data]
     return Paged(data=data, meta=PageInfo.of(found.meta))
 
 
-@router.get("/traces/{trace_id}", summary="A trace with its observations and scores")
-async def get_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> LangfuseTraceDetail:
+@router.get(
+    "/traces/{trace_id}",
+    summary="A trace with its observations and scores",
+    response_model_exclude_unset=True,
+    description=_TRACE_FIELDS,
+)
+async def get_trace(
+    gw: GatewayDep, project: KeyProjectDep, trace_id: str, fields: Text = None
+) -> LangfuseTraceDetail:
     found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
-    return LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
+    trace = LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
+    return shaped(trace, trace_groups(fields))
 
 
-@router.get("/v2/observations", summary="List observations (cursor pages)")
+@router.get("/observations", summary="List observations (numbered pages, Langfuse v1)")
+async def list_observations_v1(
+    gw: GatewayDep,
+    project: KeyProjectDep,
+    page: Page = 1,
+    limit: Limit = 50,
+    name: Text = None,
+    userId: Text = None,  # noqa: N803
+    type: ObservationType | None = None,  # noqa: A002
+    traceId: Text = None,  # noqa: N803
+    level: ObservationLevel | None = None,
+    parentObservationId: Text = None,  # noqa: N803
+    environment: Many = None,
+    fromStartTime: Time = None,  # noqa: N803
+    toStartTime: Time = None,  # noqa: N803
+    version: Text = None,
+    filter: Text = None,  # noqa: A002
+) -> Paged[LangfuseObservation]:
+    if filter:
+        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
+    query = _query(
+        ListObservations,
+        project,
+        locals(),
+        fromStartTime="from_timestamp",
+        toStartTime="to_timestamp",
+    )
+    found = await gw.call(Tracking.list_observations, query)
+    assert found.meta is not None  # a numbered page carries its meta
+    data = [LangfuseObservation.of(o) for o in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))
+
+
+@router.get("/observations/{observation_id}", summary="One observation (Langfuse v1)")
+async def get_observation(
+    gw: GatewayDep, project: KeyProjectDep, observation_id: str
+) -> LangfuseObservation:
+    query = GetObservation(project_id=project.id, id=observation_id)
+    return LangfuseObservation.of(await gw.call(Tracking.get_observation, query))
+
+
+@router.get(
+    "/v2/observations",
+    summary="List observations (cursor pages, field groups)",
+    response_model_exclude_unset=True,
+    description="``fields``: comma-separated groups of "
+    f"{', '.join(FIELD_GROUPS)} (default {','.join(DEFAULT_GROUPS)}); "
+    "``expandMetadata``: metadata keys whose values are not cut to 200 characters.",
+)
 async def list_observations(
     gw: GatewayDep,
     project: KeyProjectDep,
+    fields: Text = None,
+    expandMetadata: Text = None,  # noqa: N803
+    parseIoAsJson: bool | None = None,  # noqa: N803
     limit: Limit = 50,
     cursor: Text = None,
     name: Text = None,
@@ -124,11 +219,17 @@ async def list_observations(
     traceId: Text = None,  # noqa: N803
     level: ObservationLevel | None = None,
     parentObservationId: Text = None,  # noqa: N803
+    isRootObservation: bool | None = None,  # noqa: N803
     environment: Many = None,
     fromStartTime: Time = None,  # noqa: N803
     toStartTime: Time = None,  # noqa: N803
     version: Text = None,
-) -> Cursored[LangfuseObservation]:
+    filter: Text = None,  # noqa: A002
+) -> Cursored[LangfuseObservationV2]:
+    if parseIoAsJson:
+        raise PublicError(400, _NO_PARSE_IO, "InvalidRequestError")
+    if filter:
+        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
     query = _query(
         ListObservations,
         project,
@@ -137,8 +238,10 @@ async def list_observations(
         toStartTime="to_timestamp",
     )
     found = await gw.call(Tracking.list_observations, query)
-    data = [LangfuseObservation.of(o) for o in found.data]
-    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
+    groups, expand = field_groups(fields), _ids(expandMetadata) or ()
+    data = [LangfuseObservationV2.of(o, groups, expand) for o in found.data]
+    meta = CursorMeta(cursor=found.cursor) if found.cursor else CursorMeta()
+    return Cursored(data=data, meta=meta)
 
 
 @router.get("/sessions", summary="List sessions")
@@ -167,35 +270,67 @@ async def get_session(
     return LangfuseSessionDetail(**LangfuseSession.of(found.session).model_dump(), traces=traces)
 
 
-@router.get("/v3/scores", summary="List scores (cursor pages, polymorphic value)")
+@router.get(
+    "/v3/scores",
+    summary="List scores (cursor pages, typed value, field groups)",
+    response_model_exclude_unset=True,
+    description=f"``fields``: comma-separated groups of {', '.join(SCORE_GROUPS)} (core always). "
+    "List filters are comma-separated; a value matches any of them.",
+)
 async def list_scores_v3(
     gw: GatewayDep,
     project: KeyProjectDep,
-    limit: Limit = 50,
+    limit: Annotated[int, Query(ge=1)] = 50,
     cursor: Text = None,
-    id: Many = None,  # noqa: A002
+    fields: Text = None,
+    id: Text = None,  # noqa: A002
     name: Text = None,
-    source: ScoreSource | None = None,
-    dataType: ScoreDataType | None = None,  # noqa: N803
-    environment: Many = None,
+    source: Text = None,
+    dataType: Text = None,  # noqa: N803
+    environment: Text = None,
     configId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
+    authorUserId: Text = None,  # noqa: N803
+    value: Text = None,
+    valueMin: float | None = None,  # noqa: N803
+    valueMax: float | None = None,  # noqa: N803
     traceId: Text = None,  # noqa: N803
     sessionId: Text = None,  # noqa: N803
     observationId: Text = None,  # noqa: N803
     experimentId: Text = None,  # noqa: N803
-    valueMin: float | None = None,  # noqa: N803
-    valueMax: float | None = None,  # noqa: N803
     fromTimestamp: Time = None,  # noqa: N803
     toTimestamp: Time = None,  # noqa: N803
-) -> Cursored[LangfuseScore]:
-    query = _query(ListScores, project, locals(), experimentId="dataset_run_id")
+) -> ScoresV3:
+    texts = {
+        "id": id, "name": name, "source": source, "dataType": dataType,
+        "environment": environment, "configId": configId, "queueId": queueId,
+        "authorUserId": authorUserId, "value": value, "traceId": traceId,
+        "sessionId": sessionId, "observationId": observationId, "experimentId": experimentId,
+    }  # fmt: skip
+    try:
+        if limit > _V3_LIMIT:
+            raise InvalidScoreQuery(f"limit: at most {_V3_LIMIT}")
+        groups, filters = score_groups(fields), score_filters(texts, valueMin, valueMax)
+    except InvalidScoreQuery as exc:
+        raise PublicError(400, str(exc), "InvalidRequestError") from None
+    query = ListScores(
+        project_id=project.id,
+        limit=limit,
+        cursor=cursor,
+        from_timestamp=fromTimestamp,
+        to_timestamp=toTimestamp,
+        **filters,
+    )
     found = await gw.call(Tracking.list_scores, query)
-    data = [LangfuseScore.of(s, polymorphic=True) for s in found.data]
-    return Cursored(data=data, meta=CursorMeta(cursor=found.cursor))
+    meta = ScoresV3Meta(limit=limit, **({"cursor": found.cursor} if found.cursor else {}))
+    return ScoresV3(data=[LangfuseScoreV3.of(s, groups) for s in found.data], meta=meta)
 
 
-@router.get("/v2/scores", summary="List scores (pages)")
+@router.get(
+    "/v2/scores",
+    summary="List scores (pages)",
+    description="``fields``: comma-separated groups of score, trace (default both).",
+)
 async def list_scores_v2(
     gw: GatewayDep,
     project: KeyProjectDep,
@@ -215,7 +350,11 @@ async def list_scores_v2(
     observationId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
     dataType: ScoreDataType | None = None,  # noqa: N803
-) -> Paged[LangfuseScore]:
+    fields: Text = None,
+) -> Paged[LangfuseListedScore]:
     query = _query(ListScores, project, {**locals(), "scoreIds": _ids(scoreIds)}, scoreIds="id")
     found = await gw.call(Tracking.list_scores, query)
-    return Paged(data=[LangfuseScore.of(s) for s in found.data], meta=PageInfo.of(found.meta))
+    named = _ids(fields)
+    with_trace = not named or "trace" in named  # as Langfuse: absent fields means both groups
+    data = [LangfuseListedScore.listed(s, with_trace=with_trace) for s in found.data]
+    return Paged(data=data, meta=PageInfo.of(found.meta))

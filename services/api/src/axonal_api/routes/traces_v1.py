@@ -18,7 +18,7 @@ from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_events.answers import TraceRow, TraceRows
 from axonal_events.identity import ListProjectsRequest
 from axonal_events.rpcs import Identity, Tracking
-from axonal_events.traces import GetTrace, ListTraces, TraceDetail
+from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail
 
 __all__ = ["project_id_of", "router"]
 

@@ -1,6 +1,7 @@
 """Stored rows derived from merged states, with usage and cost priced at ingest.
 
-A generation's cost is the client's ``cost_details`` exactly as sent when it sent any; else
+A generation's cost is the client's ``cost_details`` as sent when it sent any (with their
+``total`` added when they price only input and output, as Langfuse completes them); else
 it is computed from usage and the model definition that prices it (the project's own or a
 shipped one, see :mod:`axonal_traces.pricing`). Usage missing from a generation with text
 input/output is counted by ``count_tokens`` (for the models it knows), with the definition's
@@ -14,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from axonal_events.llm_models import ModelDefinition
-from axonal_traces.pricing import Pricing, compute_cost
+from axonal_traces.pricing import Pricing, compute_cost, tier_of
 from axonal_traces.usage import with_total
 
 __all__ = ["TokenCounter", "observation_row", "score_row", "trace_row"]
@@ -70,18 +71,20 @@ def _usage(
 
 def _cost(
     v: dict[str, Any], definition: ModelDefinition | None, usage: dict[str, int]
-) -> tuple[dict[str, float], str, float]:
-    """``(cost details, where they came from, total)``."""
+) -> tuple[dict[str, float], str, float, str | None]:
+    """``(cost details, where they came from, total, the pricing tier that computed them)``."""
     sent = v.get("cost_details")
     if sent:
-        total = sent.get("total", sum(sent.values()))
-        return dict(sent), "client", float(total)
-    computed = compute_cost(
-        definition, usage, model_parameters=v.get("model_parameters"), metadata=v.get("metadata")
-    )
-    if computed is None:
-        return {}, "none", 0.0
-    return computed, "computed", computed["total"]
+        details = dict(sent)
+        if "total" not in details and details.keys() <= {"input", "output"}:
+            details["total"] = details.get("input", 0.0) + details.get("output", 0.0)
+        total = details.get("total", sum(details.values()))
+        return details, "client", float(total), None
+    attributes = {"model_parameters": v.get("model_parameters"), "metadata": v.get("metadata")}
+    computed = compute_cost(definition, usage, **attributes)
+    if computed is None or definition is None:
+        return {}, "none", 0.0, None
+    return computed, "computed", computed["total"], tier_of(definition, usage, **attributes).name
 
 
 def observation_row(
@@ -96,7 +99,7 @@ def observation_row(
     model = v.get("model")
     definition = pricing.find(model, start_time) if model else None
     usage = _usage(v, definition, count_tokens)
-    cost, source, total = _cost(v, definition, usage)
+    cost, source, total, tier = _cost(v, definition, usage)
     return {
         "project_id": project_id,
         "id": observation_id,
@@ -121,6 +124,8 @@ def observation_row(
         "cost_details": cost,
         "cost_source": source,
         "total_cost": total,
+        "model_id": definition.id if definition else None,
+        "pricing_tier": tier,
         "prompt_name": v.get("prompt_name"),
         "prompt_version": v.get("prompt_version"),
         "experiment": v.get("experiment"),

@@ -13,7 +13,7 @@ from axonal_events.llm_models import (
     ModelSpec,
 )
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import PageMeta
+from axonal_events.trace_reads import PageMeta
 from axonal_traces import shipped_models
 from axonal_tracking.context import Context
 from axonal_tracking.prices import store

@@ -3,13 +3,10 @@
 # ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
 from __future__ import annotations
 
-import base64
-import binascii
-from datetime import datetime
 from typing import Any
 
 from axonal_db import Connection
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
     ListObservations,
     ListScores,
     ListSessions,
@@ -20,9 +17,12 @@ from axonal_events.traces import (
     SessionView,
     TraceView,
 )
+from axonal_traces.pricing import shipped_models
+from axonal_tracking.domain import cursors
+from axonal_tracking.prices import store as prices_store
 
 __all__ = [
-    "InvalidCursor",
+    "get_observation",
     "get_session",
     "get_trace",
     "list_observations",
@@ -30,12 +30,9 @@ __all__ = [
     "list_sessions",
     "list_traces",
     "observations_of",
+    "priced",
     "scores_of",
 ]
-
-
-class InvalidCursor(ValueError):
-    """A cursor this service did not hand out."""
 
 
 class _Where:
@@ -66,18 +63,6 @@ class _Where:
         return f"${len(self.args)}"
 
 
-def _cursor(at: datetime, key: str) -> str:
-    return base64.urlsafe_b64encode(f"{at.isoformat()}|{key}".encode()).decode()
-
-
-def _uncursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        at, _, key = base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
-        return datetime.fromisoformat(at), key
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise InvalidCursor(f"not a cursor: {cursor!r}") from None
-
-
 _TRACE_COLUMNS = (
     "t.project_id, t.id, t.timestamp, t.name, t.user_id, t.session_id, t.input, t.output, "
     "t.metadata, t.tags, t.public, t.release, t.version, t.environment, t.run_uuid, "
@@ -92,12 +77,19 @@ _TRACE_COLUMNS = (
     "LEFT JOIN LATERAL (SELECT array_agg(sc.id ORDER BY sc.timestamp) AS score_ids "
     "FROM scores sc WHERE sc.project_id = t.project_id AND sc.trace_id = t.id) s ON true "
 )
-_OBSERVATION_COLUMNS = (
+_FROM_OBSERVATIONS = (
+    "observations o LEFT JOIN traces t ON t.project_id = o.project_id AND t.id = o.trace_id"
+)
+_OBSERVATIONS = (  # with the context of its trace, which the trace's batch may not have made yet
     "o.project_id, o.id, o.trace_id, o.type, o.parent_observation_id, o.name, o.start_time, "
     "o.end_time, o.completion_start_time, o.input, o.output, o.metadata, o.level, "
     "o.status_message, o.version, o.release, o.environment, o.model, o.model_parameters, "
-    "o.usage_details, o.cost_details, o.cost_source, o.prompt_name, o.prompt_version, "
-    "o.experiment, o.created_at, o.updated_at"
+    "o.usage_details, o.cost_details, o.cost_source, o.total_cost, o.model_id, o.pricing_tier, "
+    "o.prompt_name, "
+    "o.prompt_version, o.experiment, o.created_at, o.updated_at, t.name AS trace_name, "
+    "t.user_id, t.session_id, coalesce(t.tags, '{}') AS tags, t.release AS trace_release, "
+    "coalesce(t.public, false) AS trace_public "
+    f"FROM {_FROM_OBSERVATIONS}"
 )
 _SCORE_COLUMNS = (
     "s.project_id, s.id, s.name, s.data_type, s.value, s.string_value, s.source, s.trace_id, "
@@ -137,12 +129,29 @@ async def observations_of(
     conn: Connection, project_id: str, trace_id: str
 ) -> list[ObservationView]:
     rows = await conn.fetch(
-        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o "
+        f"SELECT {_OBSERVATIONS} "
         "WHERE o.project_id = $1 AND o.trace_id = $2 ORDER BY o.start_time, o.id",
         project_id,
         trace_id,
     )
     return [ObservationView.model_validate(dict(r)) for r in rows]
+
+
+async def priced(
+    conn: Connection, project_id: str, views: list[ObservationView]
+) -> list[ObservationView]:
+    """``views`` with the default prices of the definitions that priced them."""
+    wanted = {view.model_id for view in views if view.model_id}
+    if not wanted:
+        return views
+    known = [*shipped_models(), *await prices_store.own(conn, project_id)]
+    prices = {
+        d.id: next((t.prices for t in d.tiers if t.is_default), {}) for d in known if d.id in wanted
+    }
+    return [
+        view.model_copy(update={"model_prices": prices.get(view.model_id or "", {})})
+        for view in views
+    ]
 
 
 async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[ScoreView]:
@@ -157,43 +166,80 @@ async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[Sc
 
 async def list_observations(
     conn: Connection, q: ListObservations
-) -> tuple[list[ObservationView], str | None]:
+) -> tuple[list[ObservationView], str | None, PageMeta | None]:
+    """Newest first, as Langfuse pages them: by start time, then trace id, then id; a page of
+    ``q.page`` carries its meta, any other its next cursor."""
     where = _Where(q.project_id, "o")
     for column in ("trace_id", "name", "parent_observation_id", "version"):
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("type = {}", q.type.value if q.type else None)
     where.add("level = {}", q.level.value if q.level else None)
     where.window(q, "start_time")
-    trace_filters = [
-        f"t.{column} = {where.next(value)}"
-        for column, value in (("user_id", q.user_id), ("session_id", q.session_id))
-        if value is not None
-    ]
-    if trace_filters:
+    for column in ("user_id", "session_id"):
+        if (value := getattr(q, column)) is not None:
+            where.clauses.append(f"t.{column} = {where.next(value)}")
+    if q.is_root_observation is not None:
         where.clauses.append(
-            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = o.project_id "
-            f"AND t.id = o.trace_id AND {' AND '.join(trace_filters)})"
+            f"o.parent_observation_id IS {'' if q.is_root_observation else 'NOT '}NULL"
         )
+    order = "ORDER BY o.start_time DESC, o.trace_id DESC, o.id DESC"
+    if q.page:
+        counted = f"SELECT count(*) FROM {_FROM_OBSERVATIONS} WHERE {where.sql()}"
+        total = await conn.fetchval(counted, *where.args)
+        limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+        rows = await conn.fetch(
+            f"SELECT {_OBSERVATIONS} WHERE {where.sql()} {order} LIMIT {limit} OFFSET {offset}",
+            *where.args,
+        )
+        found = [ObservationView.model_validate(dict(r)) for r in rows]
+        return found, None, PageMeta.of(q.page, q.limit, total)
     if q.cursor:
-        at, key = _uncursor(q.cursor)
-        where.clauses.append(f"(o.start_time, o.id) < ({where.next(at)}, {where.next(key)})")
+        at, trace_id, key = cursors.decode_observation(q.cursor)
+        where.clauses.append(
+            f"(o.start_time, o.trace_id, o.id) < "
+            f"({where.next(at)}, {where.next(trace_id)}, {where.next(key)})"
+        )
     limit = where.next(q.limit + 1)
     rows = await conn.fetch(
-        f"SELECT {_OBSERVATION_COLUMNS} FROM observations o WHERE {where.sql()} "
-        f"ORDER BY o.start_time DESC, o.id DESC LIMIT {limit}",
-        *where.args,
+        f"SELECT {_OBSERVATIONS} WHERE {where.sql()} {order} LIMIT {limit}", *where.args
     )
     found = [ObservationView.model_validate(dict(r)) for r in rows[: q.limit]]
-    more = len(rows) > q.limit
-    return found, _cursor(found[-1].start_time, found[-1].id) if more else None
+    if len(rows) <= q.limit:
+        return found, None, None
+    last = found[-1]
+    return found, cursors.encode_observation(last.start_time, last.trace_id, last.id), None
+
+
+async def get_observation(
+    conn: Connection, project_id: str, observation_id: str
+) -> ObservationView | None:
+    row = await conn.fetchrow(
+        f"SELECT {_OBSERVATIONS} WHERE o.project_id = $1 AND o.id = $2", project_id, observation_id
+    )
+    return ObservationView.model_validate(dict(row)) if row else None
+
+
+_SCORE_TRACE = "LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id"
+_SCORE_TRACE_COLUMNS = (
+    "t.id AS t_id, t.user_id AS t_user_id, coalesce(t.tags, '{}') AS t_tags, "
+    "t.environment AS t_environment, t.session_id AS t_session_id"
+)
+
+
+def _listed_score(row: Any) -> ScoreView:
+    """A score of a list, with its trace's context when its trace is stored."""
+    fields = dict(row)
+    trace = {key[2:]: fields.pop(key) for key in list(fields) if key.startswith("t_")}
+    trace_id = trace.pop("id")
+    return ScoreView.model_validate(fields | {"trace": trace if trace_id else None})
 
 
 async def list_scores(
     conn: Connection, q: ListScores
 ) -> tuple[list[ScoreView], PageMeta, str | None]:
     where = _Where(q.project_id, "s")
-    where.add("id = ANY({}::text[])", q.id)
     for column in (
+        "id",
         "name",
         "trace_id",
         "observation_id",
@@ -202,33 +248,38 @@ async def list_scores(
         "config_id",
         "queue_id",
     ):
-        where.add(f"{column} = {{}}", getattr(q, column))
-    where.add("source = {}", q.source.value if q.source else None)
-    where.add("data_type = {}", q.data_type.value if q.data_type else None)
+        where.add(f"{column} = ANY({{}}::text[])", getattr(q, column))
+    where.add("source = ANY({}::text[])", [s.value for s in q.source])
+    where.add("data_type = ANY({}::text[])", [d.value for d in q.data_type])
+    where.add("value = ANY({}::float8[])", q.values)
+    where.add("string_value = ANY({}::text[])", q.labels)
+    if q.author_user_id:
+        where.clauses.append("false")  # no stored score has an author
     where.add("value >= {}", q.value_min)
     where.add("value <= {}", q.value_max)
     where.window(q, "timestamp")
     if q.user_id:
-        user = where.next(q.user_id)
-        where.clauses.append(
-            "EXISTS (SELECT 1 FROM traces t WHERE t.project_id = s.project_id "
-            f"AND t.id = s.trace_id AND t.user_id = {user})"
-        )
-    total = await conn.fetchval(f"SELECT count(*) FROM scores s WHERE {where.sql()}", *where.args)
+        where.clauses.append(f"t.user_id = {where.next(q.user_id)}")
+    total = await conn.fetchval(
+        f"SELECT count(*) FROM scores s {_SCORE_TRACE} WHERE {where.sql()}", *where.args
+    )
     if q.cursor:
-        at, key = _uncursor(q.cursor)
+        at, key = cursors.decode_score(q.cursor)
         where.clauses.append(f"(s.timestamp, s.id) < ({where.next(at)}, {where.next(key)})")
         offset = 0
     else:
         offset = (q.page - 1) * q.limit
     limit, skip = where.next(q.limit + 1), where.next(offset)
     rows = await conn.fetch(
-        f"SELECT {_SCORE_COLUMNS} FROM scores s WHERE {where.sql()} "
+        f"SELECT {_SCORE_COLUMNS}, {_SCORE_TRACE_COLUMNS} FROM scores s {_SCORE_TRACE} "
+        f"WHERE {where.sql()} "
         f"ORDER BY s.timestamp DESC, s.id DESC LIMIT {limit} OFFSET {skip}",
         *where.args,
     )
-    found = [ScoreView.model_validate(dict(r)) for r in rows[: q.limit]]
-    cursor = _cursor(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
+    found = [_listed_score(row) for row in rows[: q.limit]]
+    cursor = (
+        cursors.encode_score(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
+    )
     return found, PageMeta.of(q.page, q.limit, total), cursor
 
 

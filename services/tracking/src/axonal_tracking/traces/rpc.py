@@ -7,7 +7,8 @@ from contextlib import AbstractAsyncContextManager
 from axonal_bus.errors import Invalid, NotFound
 from axonal_db import Connection, transaction
 from axonal_events.rpcs import Tracking
-from axonal_events.traces import (
+from axonal_events.trace_reads import (
+    GetObservation,
     GetSession,
     GetTrace,
     ListObservations,
@@ -15,6 +16,7 @@ from axonal_events.traces import (
     ListSessions,
     ListTraces,
     ObservationPage,
+    ObservationView,
     ScorePage,
     SessionPage,
     SessionWithTraces,
@@ -22,10 +24,11 @@ from axonal_events.traces import (
     TracePage,
 )
 from axonal_tracking.context import Context
+from axonal_tracking.domain.cursors import InvalidCursor
 from axonal_tracking.traces import queries
-from axonal_tracking.traces.queries import InvalidCursor
 
 __all__ = [
+    "get_observation",
     "get_session",
     "get_trace",
     "list_observations",
@@ -53,6 +56,7 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
         if trace is None:
             raise NotFound(f"trace {request.id} does not exist")
         observations = await queries.observations_of(conn, request.project_id, trace.id)
+        observations = await queries.priced(conn, request.project_id, observations)
         scores = await queries.scores_of(conn, request.project_id, trace.id)
     return TraceDetail(trace=trace, observations=observations, scores=scores)
 
@@ -60,10 +64,20 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
 async def list_observations(ctx: Context, request: ListObservations) -> ObservationPage:
     async with ctx.pool.acquire() as conn:
         try:
-            data, cursor = await queries.list_observations(conn, request)
+            data, cursor, meta = await queries.list_observations(conn, request)
         except InvalidCursor as exc:
             raise Invalid(str(exc)) from None
-    return ObservationPage(data=data, cursor=cursor)
+        data = await queries.priced(conn, request.project_id, data)
+    return ObservationPage(data=data, cursor=cursor, meta=meta)
+
+
+async def get_observation(ctx: Context, request: GetObservation) -> ObservationView:
+    async with ctx.pool.acquire() as conn:
+        found = await queries.get_observation(conn, request.project_id, request.id)
+        if found is None:
+            raise NotFound(f"observation {request.id} does not exist")
+        [priced] = await queries.priced(conn, request.project_id, [found])
+    return priced
 
 
 async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
@@ -93,6 +107,7 @@ def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_traces, list_traces)
     ctx.serve(Tracking.get_trace, get_trace)
     ctx.serve(Tracking.list_observations, list_observations)
+    ctx.serve(Tracking.get_observation, get_observation)
     ctx.serve(Tracking.list_scores, list_scores)
     ctx.serve(Tracking.list_sessions, list_sessions)
     ctx.serve(Tracking.get_session, get_session)

@@ -9,7 +9,8 @@ from typing import Any, Literal
 from axonal_db import Connection
 
 __all__ = [
-    "COLUMNS", "ROW_TAIL", "Table", "insert_new", "lock_ids", "states", "upsert", "upsert_sessions",
+    "ADDED", "COLUMNS", "ROW_TAIL", "Table", "insert_new", "lock_ids", "states", "upsert",
+    "upsert_sessions",
 ]  # fmt: skip
 
 Table = Literal["traces", "observations", "scores"]
@@ -87,12 +88,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 
 #: The columns every table's row type has after :data:`COLUMNS`, set by the database.
 ROW_TAIL = ("created_at", "updated_at")
+#: Columns added to a table since, after :data:`ROW_TAIL` in its row type.
+ADDED: dict[str, tuple[str, ...]] = {"observations": ("model_id", "pricing_tier")}
 
 
 def _insert_sql(table: Table) -> str:
     """One statement for all rows, sent as one array of the table's row type: encoding one
     array of rows costs the client far less than one array per column."""
-    columns = COLUMNS[table]
+    columns = COLUMNS[table] + ADDED.get(table, ())
     return (
         f"INSERT INTO {table} ({', '.join(columns)}) "
         f"SELECT {', '.join(f'u.{c}' for c in columns)} FROM unnest($1::{table}[]) AS u"
@@ -100,7 +103,7 @@ def _insert_sql(table: Table) -> str:
 
 
 def _upsert_sql(table: Table) -> str:
-    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS[table][2:])
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS[table][2:] + ADDED.get(table, ()))
     return (
         f"{_insert_sql(table)} "
         f"ON CONFLICT (project_id, id) DO UPDATE SET {updates}, updated_at = now()"
@@ -174,8 +177,16 @@ async def states(
 
 def _records(table: Table, rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """``rows`` as tuples of the table's row type, their states without verbatim values."""
-    columns, tail = COLUMNS[table][:-1], (None,) * len(ROW_TAIL)
-    return [(*[row[c] for c in columns], _stored_state(table, row["state"]), *tail) for row in rows]
+    columns, tail, added = COLUMNS[table][:-1], (None,) * len(ROW_TAIL), ADDED.get(table, ())
+    return [
+        (
+            *[row[c] for c in columns],
+            _stored_state(table, row["state"]),
+            *tail,
+            *[row[c] for c in added],
+        )
+        for row in rows
+    ]
 
 
 async def insert_new(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> set[str]:
