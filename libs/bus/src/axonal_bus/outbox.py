@@ -5,6 +5,11 @@ commit. :class:`OutboxRelay` publishes pending rows with ``Nats-Msg-Id`` = event
 them, under ``FOR UPDATE SKIP LOCKED`` so replicas share the work. A relay that dies after
 publishing and before marking publishes again on restart; JetStream drops the duplicate
 within its window and inbox-keeping consumers ignore it after that.
+
+On a latency-critical path the writer publishes its own rows once its transaction has
+committed (:meth:`PendingEvents.flush` with ``direct``, then :meth:`OutboxRelay.publish_now`),
+which saves the notification, a second transaction and its query; the relay's poll is the
+safety net for a writer that dies in between.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 import structlog
@@ -24,7 +29,14 @@ from axonal_bus.log import HEADER_CORRELATION, HEADER_TYPE
 from axonal_db import Connection, transaction
 from axonal_events import CloudEvent, EventData, Subjects
 
-__all__ = ["OutboxRelay", "PendingEvents", "enqueue", "enqueue_many", "event_headers"]
+__all__ = [
+    "OutboxRelay",
+    "OutboxRow",
+    "PendingEvents",
+    "enqueue",
+    "enqueue_many",
+    "event_headers",
+]
 
 log = structlog.get_logger(__name__)
 # The relay of each schema listens on "<schema>_outbox"; NOTIFY is delivered at commit.
@@ -43,6 +55,21 @@ _ENQUEUE_MANY_SQL = (
     "ON CONFLICT (event_id) DO NOTHING) "
     "SELECT pg_notify(current_schema() || '_outbox', '')"
 )
+_INSERT_MANY_SQL = (
+    "INSERT INTO outbox (event_id, subject, payload, headers) "
+    "SELECT e.event_id, e.subject, e.payload, e.headers::jsonb FROM unnest($1::text[], "
+    "$2::text[], $3::bytea[], $4::text[]) AS e(event_id, subject, payload, headers) "
+    "ON CONFLICT (event_id) DO NOTHING RETURNING id, event_id"
+)
+
+
+class OutboxRow(NamedTuple):
+    """A row written to the outbox, ready to publish."""
+
+    id: int
+    subject: str
+    payload: bytes
+    headers: dict[str, str]
 
 
 def event_headers(event: CloudEvent[Any]) -> dict[str, str]:
@@ -97,6 +124,7 @@ class PendingEvents:
         self._subjects: list[str] = []
         self._payloads: list[bytes] = []
         self._headers: list[str] = []
+        self.written: list[OutboxRow] = []  # by a direct flush, to publish after commit
 
     def add(self, event: CloudEvent[EventData], *, subject: str | None = None) -> None:
         """Queue ``event`` for its own subject, or for ``subject`` (a command's address)."""
@@ -105,13 +133,25 @@ class PendingEvents:
         self._payloads.append(event.to_json())
         self._headers.append(json.dumps(event_headers(event)))
 
-    async def flush(self, conn: Connection) -> None:
-        """Write the queued events to the outbox in ``conn``'s transaction, and forget them."""
+    async def flush(self, conn: Connection, *, direct: bool = False) -> None:
+        """Write the queued events to the outbox in ``conn``'s transaction, and forget them.
+
+        ``direct``: the caller publishes them itself once committed
+        (:meth:`OutboxRelay.publish_now` with :attr:`written`), so the relay is not notified.
+        """
         if not self._ids:
             return
-        await conn.execute(
-            _ENQUEUE_MANY_SQL, self._ids, self._subjects, self._payloads, self._headers
-        )
+        columns = (self._ids, self._subjects, self._payloads, self._headers)
+        if not direct:
+            await conn.execute(_ENQUEUE_MANY_SQL, *columns)
+        else:
+            position = {event_id: i for i, event_id in enumerate(self._ids)}
+            for row in await conn.fetch(_INSERT_MANY_SQL, *columns):
+                i = position[row["event_id"]]
+                headers = dict(json.loads(self._headers[i]))
+                self.written.append(
+                    OutboxRow(row["id"], self._subjects[i], self._payloads[i], headers)
+                )
         self._ids, self._subjects, self._payloads, self._headers = [], [], [], []
 
 
@@ -229,6 +269,25 @@ class OutboxRelay:
 
     def _on_notify(self, *_: object) -> None:
         self._wake.set()
+
+    async def publish_now(self, rows: Sequence[OutboxRow]) -> None:
+        """Publish rows a committed transaction wrote with a direct flush, then mark them.
+        On any failure the relay is woken instead, and publishes them (JetStream drops a row
+        both publish, within its duplicate window)."""
+        if not rows:
+            return
+        try:
+            await asyncio.gather(
+                *(self.js.publish(r.subject, r.payload, headers=r.headers) for r in rows)
+            )
+            await self.pool.execute(
+                "UPDATE outbox SET published_at = now() "
+                "WHERE id = ANY($1::bigint[]) AND published_at IS NULL",
+                [r.id for r in rows],
+            )
+        except Exception as exc:  # noqa: BLE001 - the relay takes over
+            log.warning("outbox.publish_now_failed", error=str(exc), rows=len(rows))
+            self._wake.set()
 
 
 def _headers(row: asyncpg.Record) -> dict[str, str]:

@@ -32,7 +32,7 @@ from axonal_bus.consumer import ConsumerSpec, subscribe
 from axonal_bus.dlq_relay import register_dlq_relay
 from axonal_bus.housekeeping import keep_tables_small
 from axonal_bus.log import configure_logging
-from axonal_bus.outbox import OutboxRelay
+from axonal_bus.outbox import OutboxRelay, PendingEvents
 from axonal_bus.ping import serve_ping
 from axonal_bus.retry import RetryPolicy
 from axonal_bus.schema import BUS_MIGRATIONS
@@ -98,6 +98,7 @@ class ServiceContext(Generic[S]):
         self.source = f"/axonal/{service.name}"
         self.broker = create_broker(settings, service=service.name)
         self._pool: asyncpg.Pool | None = None
+        self._relay: OutboxRelay | None = None
         self._batch_consumers: list[BatchConsumer[Any]] = []
         self._on_startup: list[Hook] = []
         self._on_shutdown: list[Hook] = []
@@ -107,6 +108,13 @@ class ServiceContext(Generic[S]):
         if self._pool is None:
             raise RuntimeError(f"{self.name} is not started: no database pool yet")
         return self._pool
+
+    async def publish_committed(self, events: PendingEvents) -> None:
+        """Publish what a committed transaction wrote with ``events.flush(conn, direct=True)``
+        (its relay publishes it instead if this fails, or before the service has started)."""
+        rows, events.written = events.written, []
+        if self._relay is not None:
+            await self._relay.publish_now(rows)
 
     @property
     def inbox_prefix(self) -> str:
@@ -204,7 +212,7 @@ class _Runtime:
         for consumer in ctx._batch_consumers:
             await consumer.open(jetstream(ctx.broker), ctx.subjects, inbox_prefix=ctx.inbox_prefix)
             self.tasks.append(asyncio.create_task(consumer.run(), name=consumer.spec.durable))
-        relay = OutboxRelay(ctx.pool, jetstream(ctx.broker))
+        relay = ctx._relay = OutboxRelay(ctx.pool, jetstream(ctx.broker))
         self.tasks.append(asyncio.create_task(relay.run(), name=f"{ctx.name}-outbox"))
         self.tasks.append(asyncio.create_task(keep_tables_small(ctx.pool), name="housekeeping"))
         for hook in ctx._on_startup:

@@ -94,7 +94,7 @@ class LocalExecutor:
     """Runs attempts as local processes (see the module docstring)."""
 
     async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:
-        await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 - instant; a thread hop is not
         for step in steps:
             if isinstance(step, FileStep):
                 await asyncio.to_thread(_write_file, step)

@@ -33,7 +33,7 @@ from axonal_agent.domain.outcome import Verdict, verdict
 from axonal_agent.ports import ProcessSpec, SetupError
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
-from axonal_agent.runs.reports import report
+from axonal_agent.runs.reports import report_directly
 from axonal_bus.broker import jetstream
 from axonal_bus.run_tokens import issue_run_token
 from axonal_db import transaction
@@ -156,7 +156,7 @@ async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | No
     async with transaction(ctx.pool) as conn:
         if pid is not None:
             await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
-        await report(
+        events = await report_directly(
             ctx,
             conn,
             cmd.run_uuid,
@@ -165,6 +165,7 @@ async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | No
             project=attempt.project,
             correlation_id=attempt.correlation_id,
         )
+    await ctx.publish_committed(events)
 
 
 async def _final_report(
@@ -190,7 +191,7 @@ async def _report_final(
     async with transaction(ctx.pool) as conn:
         if not await store.finish(conn, cmd.run_uuid, cmd.attempt, status.value):
             return
-        await report(
+        events = await report_directly(
             ctx,
             conn,
             cmd.run_uuid,
@@ -204,3 +205,4 @@ async def _report_final(
             outputs=outputs,
             log_lines=lines,
         )
+    await ctx.publish_committed(events)

@@ -28,6 +28,7 @@ async def sweep(ctx: Context) -> None:
     """Fail the started runs of every agent past its deadline, in one transaction."""
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
         await fail_lost_agents(engine, datetime.now(UTC))
+    await ctx.publish_committed(engine.tx.events)
 
 
 async def on_heartbeat(ctx: Context, event: CloudEvent[EventData]) -> None:

@@ -44,6 +44,7 @@ async def on_events(ctx: Context, events: Sequence[Incoming]) -> None:
         if fired or is_hook(event):
             async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
                 await react(engine, event, fired)
+            await ctx.publish_committed(engine.tx.events)
 
 
 def register(ctx: Context) -> None:

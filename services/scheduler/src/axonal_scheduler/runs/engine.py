@@ -49,7 +49,9 @@ class Engine:
     @asynccontextmanager
     async def within(cls, conn: Connection, ctx: Context) -> AsyncIterator[Engine]:
         """The engine of the open transaction ``conn``, with ``ctx``'s subjects and settings;
-        what it decided is written (history and events) when the block ends without error."""
+        what it decided is written (history and events) when the block ends without error.
+        Once the transaction commits, publish ``engine.tx.events`` with
+        ``ctx.publish_committed`` (the relay's poll would publish them within a second)."""
         engine = cls(Tx(conn, ctx.subjects, ctx.source), ctx.settings)
         yield engine
         await engine.tx.flush()

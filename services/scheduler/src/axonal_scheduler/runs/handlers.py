@@ -15,6 +15,7 @@ import structlog
 from axonal_bus.broker import core
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.inbox import process_once
+from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection
 from axonal_events import CloudEvent, EventData, StreamKind
 from axonal_events.commands import COMMANDS, RunAction, StatusReport, SubmitRun
@@ -28,8 +29,8 @@ __all__ = ["apply", "on_command", "register"]
 log = structlog.get_logger(__name__)
 
 
-async def apply(ctx: Context, data: EventData, conn: Connection) -> None:
-    """What one command does, inside the transaction ``conn``."""
+async def apply(ctx: Context, data: EventData, conn: Connection) -> PendingEvents:
+    """What one command does, inside the transaction ``conn``; the events to publish."""
     async with Engine.within(conn, ctx) as engine:
         if isinstance(data, SubmitRun):
             await submit(engine, data)
@@ -39,10 +40,13 @@ async def apply(ctx: Context, data: EventData, conn: Connection) -> None:
             await actions.act(engine, data)
         else:
             log.info("scheduler.command_ignored", type=type(data).__name__)
+    return engine.tx.events
 
 
 async def on_command(ctx: Context, event: CloudEvent[EventData]) -> None:
-    await process_once(ctx.pool, ctx.name, event.id, partial(apply, ctx, event.data))
+    _, events = await process_once(ctx.pool, ctx.name, event.id, partial(apply, ctx, event.data))
+    if events is not None:
+        await ctx.publish_committed(events)
     if isinstance(event.data, SubmitRun | RunAction):  # applied now, or by an earlier delivery
         await core(ctx.broker).publish(ctx.subjects.applied(event.id), b"")
 

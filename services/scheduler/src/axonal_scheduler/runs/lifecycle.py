@@ -51,10 +51,11 @@ class Tx:
         return event.id
 
     async def flush(self) -> None:
-        """Write the queued history rows and events in the open transaction."""
+        """Write the queued history rows and events in the open transaction; the events are
+        the caller's to publish once it commits (``ctx.publish_committed(tx.events)``)."""
         await store.add_statuses(self.conn, self.history)
         self.history.clear()
-        await self.events.flush(self.conn)
+        await self.events.flush(self.conn, direct=True)
 
 
 def _fact(

@@ -128,6 +128,7 @@ async def logs(ctx: Context, request: ReadLogs) -> LogPage:
 async def track_run(ctx: Context, request: TrackRun) -> RunInfo:
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
         run = await tracked.track(engine, request)
+    await ctx.publish_committed(engine.tx.events)
     return run_info(run)
 
 
@@ -140,6 +141,7 @@ async def update_run(ctx: Context, request: UpdateRun) -> RunInfo:
 async def end_run(ctx: Context, request: EndRun) -> RunInfo:
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
         run = await tracked.end(engine, request)
+    await ctx.publish_committed(engine.tx.events)
     return run_info(run)
 
 
