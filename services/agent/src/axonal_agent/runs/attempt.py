@@ -151,9 +151,11 @@ def _run_token(ctx: Context, attempt: Attempt) -> str | None:
 
 
 async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | None = None) -> None:
-    """Report ``starting`` or ``running`` (with the process id kept for a restart)."""
+    """Report ``starting`` or ``running`` (with the process id kept first, for a restart:
+    the report alone needs no transaction, and a restart in between reconciles the attempt
+    either way)."""
     cmd = attempt.command
-    async with transaction(ctx.pool) as conn:
+    async with ctx.pool.acquire() as conn:
         if pid is not None:
             await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
         events = await report_directly(

@@ -169,7 +169,8 @@ class Engine:
                 current=run.status if run else None,
             )
             return
-        await store.set_agent(self.conn, run.uuid, report.agent)
+        known = run.agent == report.agent
+        run.agent = report.agent  # written with the status (or below, when that stays)
         if report.outputs:
             run.outputs = {**run.outputs, **report.outputs}
         message = report.message
@@ -180,10 +181,13 @@ class Engine:
                 run.attempt += 1
                 await self.set(run, S.QUEUED, "Retry", f"attempt {run.attempt}")
                 await self.admit(run.queue)
+            elif not known:
+                await store.set_agent(self.conn, run.uuid, report.agent)
             return
         if report.status is S.RUNNING and run.status is S.SCHEDULED:
             await self.set(run, S.STARTING)  # an agent with no init steps to run starts at once
-        await self.set(run, report.status, report.reason, message)
+        if not await self.set(run, report.status, report.reason, message) and not known:
+            await store.set_agent(self.conn, run.uuid, report.agent)
 
     def _retries_left(self, run: Run) -> bool:
         termination = _section(run, "termination")
