@@ -79,8 +79,13 @@ async def test_an_idle_consumer_hands_over_one_event_without_waiting_for_a_full_
     async def handle(batch):
         handled.extend(time.monotonic() for _ in batch)
 
+    stream = subjects.stream_name(StreamKind.EVENTS)
+
+    async def fetch_waiting() -> bool:
+        return (await js.consumer_info(stream, "idle")).num_waiting > 0
+
     async with consuming(js, subjects, "idle", handle):
-        await asyncio.sleep(0.3)  # the consumer's fetch is now waiting on an empty stream
+        await wait_for(fetch_waiting, message="the consumer's fetch waits on an empty stream")
         for expected in (1, 2):
             sent = time.monotonic()
             await publish(js, subjects, [run_event(RunStatus.SUCCEEDED)])
