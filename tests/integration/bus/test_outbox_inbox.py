@@ -10,7 +10,7 @@ import pytest_asyncio
 from axonal_bus.consumer import subscribe_events
 from axonal_bus.housekeeping import prune_inbox, prune_outbox
 from axonal_bus.inbox import process_once
-from axonal_bus.outbox import OutboxRelay, enqueue
+from axonal_bus.outbox import OutboxRelay, PendingEvents, enqueue
 from axonal_bus.schema import BUS_MIGRATIONS
 from axonal_db import create_pool, migrate, transaction
 from axonal_events import RunStatus, StreamKind
@@ -166,6 +166,49 @@ class CountingJetStream:
         self.calls += 1
         await asyncio.sleep(0)  # let the other relay run in between
         return await self.js.publish(*args, **kwargs)
+
+
+async def write_directly(pool, subjects, n):
+    """``n`` events written with a direct flush and committed; the pending set to publish."""
+    events = PendingEvents(subjects)
+    for _ in range(n):
+        events.add(run_event(RunStatus.SUCCEEDED))
+    async with transaction(pool) as conn:
+        await events.flush(conn, direct=True)
+    return events
+
+
+async def test_a_writer_publishes_its_committed_rows_and_marks_them(
+    pool, bus_settings, nats_client
+):
+    subjects, js = bus_settings.subjects, nats_client.jetstream()
+    relay = OutboxRelay(pool, js)
+    events = await write_directly(pool, subjects, 3)
+    assert len(events.written) == 3
+    await relay.publish_now(events.written)
+    assert await pending(pool) == 0
+    assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 3
+    assert await relay.drain() == 0  # nothing left for the relay
+
+
+async def test_rows_a_writer_never_published_are_published_by_the_relay(
+    pool, bus_settings, nats_client
+):
+    subjects, js = bus_settings.subjects, nats_client.jetstream()
+    await write_directly(pool, subjects, 4)  # the writer "died" after its commit
+    assert await pending(pool) == 4
+    assert await OutboxRelay(pool, js).drain() == 4
+    assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 4
+
+
+async def test_a_failed_direct_publish_leaves_the_rows_to_the_relay(pool, bus_settings):
+    class Down:
+        async def publish(self, *args, **kwargs):
+            raise ConnectionError("nats is down")
+
+    events = await write_directly(pool, bus_settings.subjects, 2)
+    await OutboxRelay(pool, Down()).publish_now(events.written)  # logs, does not raise
+    assert await pending(pool) == 2
 
 
 async def test_two_relays_share_the_outbox_without_publishing_twice(

@@ -48,18 +48,14 @@ _ENQUEUE_SQL = (
     "VALUES ($1, $2, $3, $4::text::jsonb)) "
     "SELECT pg_notify(current_schema() || '_outbox', '')"
 )
-_ENQUEUE_MANY_SQL = (
-    "WITH added AS (INSERT INTO outbox (event_id, subject, payload, headers) "
-    "SELECT e.event_id, e.subject, e.payload, e.headers::jsonb FROM unnest($1::text[], "
-    "$2::text[], $3::bytea[], $4::text[]) AS e(event_id, subject, payload, headers) "
-    "ON CONFLICT (event_id) DO NOTHING) "
-    "SELECT pg_notify(current_schema() || '_outbox', '')"
-)
-_INSERT_MANY_SQL = (
+_INSERT_MANY_SQL = (  # the rows of unnest($1..$4): event ids, subjects, payloads, headers
     "INSERT INTO outbox (event_id, subject, payload, headers) "
     "SELECT e.event_id, e.subject, e.payload, e.headers::jsonb FROM unnest($1::text[], "
     "$2::text[], $3::bytea[], $4::text[]) AS e(event_id, subject, payload, headers) "
     "ON CONFLICT (event_id) DO NOTHING RETURNING id, event_id"
+)
+_ENQUEUE_MANY_SQL = (  # the same, and the relay notified at commit
+    f"WITH added AS ({_INSERT_MANY_SQL}) SELECT pg_notify(current_schema() || '_outbox', '')"
 )
 
 

@@ -151,7 +151,7 @@ class RunCreated(Payload):
     uuid: str
     owner: str
     project: str
-    status: str = Field(default="submitted", description="Accepted; the scheduler creates it.")
+    status: str = Field(default="submitted", description="Stored, and recorded by the scheduler.")
 
 
 class ActionAccepted(Payload):
