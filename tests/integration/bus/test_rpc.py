@@ -21,6 +21,7 @@ from axonal_bus.errors import (
 from axonal_bus.ping import ping, serve_ping
 from axonal_events import ErrorCode, Rpc
 from axonal_testing.bus import make_broker, running
+from axonal_testing.waiting import wait_for
 
 
 class Add(BaseModel):
@@ -53,12 +54,23 @@ async def add(req: Add) -> Sum:
     return Sum(total=req.a + req.b)
 
 
+async def answers_ping(nc, subjects) -> bool:
+    try:
+        await ping(nc, subjects, "calc")
+    except NoRespondersError:
+        return False
+    return True
+
+
 @pytest.fixture
-async def calculator(bus_settings):
+async def calculator(bus_settings, nats_client):
     broker = make_broker(bus_settings, "calc")
     rpc.serve(broker, bus_settings.subjects, ADD, add, queue="calc")
     serve_ping(broker, bus_settings.subjects, service="calc", version="9.9")
     async with running(broker):
+        # As a caller would: the service is up once the caller's connection reaches it (the
+        # full suite's busy server once answered a first call with "no responders").
+        await wait_for(lambda: answers_ping(nats_client, bus_settings.subjects), timeout=5)
         yield bus_settings.subjects
 
 
