@@ -1,0 +1,60 @@
+/** The typed API client: paths and bodies come from the api's committed OpenAPI document. */
+import createClient, { type Middleware } from "openapi-fetch";
+import type { paths } from "./schema";
+import { getToken } from "../lib/token";
+
+/** An API failure, with the api's own `{code, message}` when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+const auth: Middleware = {
+  onRequest({ request }) {
+    const token = getToken();
+    if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    return request;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin });
+api.use(auth);
+
+interface Reply<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The reply's data, or an {@link ApiError} that says what went wrong in words. */
+export async function unwrap<T>(reply: Promise<Reply<T>>): Promise<T> {
+  let result: Reply<T>;
+  try {
+    result = await reply;
+  } catch (cause) {
+    throw new ApiError(0, "network", `The api cannot be reached (${String(cause)}). Is the platform running?`);
+  }
+  const { data, error, response } = result;
+  if (error !== undefined || !response.ok) {
+    throw errorOf(response.status, error);
+  }
+  return data as T;
+}
+
+export function errorOf(status: number, body: unknown): ApiError {
+  if (body && typeof body === "object") {
+    const doc = body as { code?: unknown; message?: unknown; detail?: unknown };
+    if (typeof doc.message === "string") {
+      return new ApiError(status, String(doc.code ?? status), doc.message);
+    }
+    if (typeof doc.detail === "string") return new ApiError(status, String(status), doc.detail);
+  }
+  if (typeof body === "string" && body) return new ApiError(status, String(status), body);
+  return new ApiError(status, String(status), `The api answered ${status}.`);
+}

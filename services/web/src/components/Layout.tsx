@@ -1,0 +1,87 @@
+/** The frame of every page: the header, the project's navigation and the theme switch. */
+import { useState } from "react";
+import { Link, NavLink, Outlet, useParams } from "react-router";
+import { applyTheme, initialTheme, type Theme } from "../lib/theme";
+
+/** The pages of a project, in the order of the side navigation. */
+export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
+  { path: "runs", label: "Runs", group: "ML" },
+  { path: "compare", label: "Compare", group: "ML" },
+  { path: "traces", label: "Traces", group: "LLM" },
+  { path: "sessions", label: "Sessions", group: "LLM" },
+  { path: "users", label: "Users", group: "LLM" },
+  { path: "scores", label: "Scores", group: "LLM" },
+  { path: "webhooks", label: "Webhooks", group: "Events" },
+  { path: "connections", label: "Connections", group: "Events" },
+  { path: "automations", label: "Automations", group: "Events" },
+  { path: "alerts", label: "Alerts", group: "Events" },
+  { path: "llm-models", label: "Model prices", group: "Settings" },
+  { path: "api-keys", label: "API keys", group: "Settings" },
+];
+
+function ThemeSwitch() {
+  const [theme, setTheme] = useState<Theme>(() => {
+    const t = initialTheme();
+    applyTheme(t);
+    return t;
+  });
+  const next: Theme = theme === "dark" ? "light" : "dark";
+  return (
+    <button
+      type="button"
+      className="ghost"
+      aria-label={`Switch to the ${next} theme`}
+      onClick={() => {
+        applyTheme(next);
+        setTheme(next);
+      }}
+    >
+      {theme === "dark" ? "☀︎" : "☾"}
+    </button>
+  );
+}
+
+function ProjectNav({ owner, project }: { owner: string; project: string }) {
+  const groups = [...new Set(PROJECT_PAGES.map((p) => p.group))];
+  return (
+    <nav className="side" aria-label="Project">
+      <Link to={`/projects/${owner}/${project}/runs`} className="project-name">
+        {owner}/{project}
+      </Link>
+      {groups.map((group) => (
+        <div key={group} className="side-group">
+          <div className="side-title">{group}</div>
+          {PROJECT_PAGES.filter((p) => p.group === group).map((p) => (
+            <NavLink key={p.path} to={`/projects/${owner}/${project}/${p.path}`}>
+              {p.label}
+            </NavLink>
+          ))}
+        </div>
+      ))}
+    </nav>
+  );
+}
+
+export function Layout() {
+  const { owner, project } = useParams();
+  return (
+    <div className="app">
+      <header className="top">
+        <Link to="/" className="brand">
+          Axonal
+        </Link>
+        <span className="spacer" />
+        <a href="/docs" className="ghost">
+          API docs
+        </a>
+        <ThemeSwitch />
+      </header>
+      <div className="body">
+        {owner && project && <ProjectNav owner={owner} project={project} />}
+        <main id="main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

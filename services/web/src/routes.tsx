@@ -1,0 +1,22 @@
+/** Every page, code-split: a page's code loads when it is first visited. */
+import type { RouteObject } from "react-router";
+import { Layout } from "./components/Layout";
+import { RouteError } from "./components/RouteError";
+
+const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+/** The pages under /projects/:owner/:project. Each area adds its own. */
+export const projectRoutes: RouteObject[] = [];
+
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, lazy: page(() => import("./pages/ProjectsPage")) },
+      { path: "projects/:owner/:project", children: projectRoutes },
+      { path: "*", lazy: page(() => import("./pages/NotFoundPage")) },
+    ],
+  },
+];
