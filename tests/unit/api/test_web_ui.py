@@ -11,7 +11,7 @@ from axonal_api.settings import ApiSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 INDEX = (
-    '<!doctype html><html><head><title>Axonal test UI</title>'
+    "<!doctype html><html><head><title>Axonal test UI</title>"
     '<script type="module" src="/assets/index-abc123.js"></script></head>'
     '<body><div id="root"></div></body></html>'
 )
