@@ -95,6 +95,7 @@ def test_up_detached_gives_a_healthy_platform(stack: RunningStack):
     assert doc["home"] == str(stack.home)
     assert doc["api_url"].startswith("http://127.0.0.1:")
     assert stack.state()["api_port"] == port(doc["api_url"])
+    assert doc["ui_url"] == f"{doc['api_url']}/"
     with urllib.request.urlopen(f"{doc['api_url']}/healthz", timeout=5) as reply:
         assert json.loads(reply.read())["status"] == "ok"
     assert doc["nats_url"].startswith("nats://127.0.0.1:")

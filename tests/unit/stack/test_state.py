@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from axonal_stack.health import stack_status
 from axonal_stack.lock import StackLock, StackRunningError, is_locked
 from axonal_stack.settings import StackSettings
 from axonal_stack.state import ProcessRef, ServiceState, StackState, read_state, write_state
@@ -38,6 +39,23 @@ def test_round_trip(tmp_path: Path):
     write_state(tmp_path / "stack.json", state)
     assert read_state(tmp_path / "stack.json") == state
     assert [p.name for p in tmp_path.iterdir()] == ["stack.json"]  # no temp file left
+
+
+@pytest.mark.parametrize(
+    ("api_url", "ui_url"),
+    [
+        (None, None),
+        ("http://127.0.0.1:8000", "http://127.0.0.1:8000/"),
+        ("https://axonal.example/", "https://axonal.example/"),
+    ],
+)
+async def test_the_ui_is_the_api_root_in_the_status_document(tmp_path: Path, api_url, ui_url):
+    state = running_state(tmp_path).model_copy(update={"api_url": api_url})
+    assert state.ui_url == ui_url
+    doc = (await stack_status(state, running=False)).model_dump(mode="json")
+    assert doc["ui_url"] == ui_url
+    assert doc["api_url"] == api_url
+    assert "ui_url" not in state.model_dump()  # derived, never recorded in stack.json
 
 
 def test_write_replaces_the_previous_file(tmp_path: Path):

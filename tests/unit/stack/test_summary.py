@@ -23,6 +23,8 @@ def status(*services: ServiceHealth, running: bool = True) -> StackStatus:
         home="/srv/axonal-home",
         nats_url="nats://127.0.0.1:4222",
         database_url="postgresql://postgres@127.0.0.1:54320/axonal",
+        api_url="http://127.0.0.1:8000" if running else None,
+        ui_url="http://127.0.0.1:8000/" if running else None,
         services=list(services),
     )
 
@@ -55,6 +57,17 @@ def test_healthy_summary_shows_where_everything_is():
         assert expected in text
     row = next(line for line in text.splitlines() if "identity" in line)
     assert row.split()[1:3] == ["identity", "ok"]
+
+
+def test_the_ui_is_the_first_address():
+    rows = [line.strip("│ ").split() for line in render(status(OK)).splitlines()[1:]]
+    assert rows[0] == ["UI", "http://127.0.0.1:8000/"]
+    assert ["API", "http://127.0.0.1:8000"] in rows
+
+
+def test_without_an_api_there_is_no_ui():
+    rows = [line.strip("│ ").split() for line in render(status(running=False)).splitlines()]
+    assert ["UI", "not", "running", "(no", "api", "service", "installed)"] in rows
 
 
 def test_a_down_service_shows_its_error():

@@ -50,6 +50,7 @@ class StackStatus(BaseModel):
     healthy: bool
     phase: str
     home: str
+    ui_url: str | None = Field(default=None, description="The web UI: the api's root URL.")
     nats_url: str | None = None
     database_url: str | None = None
     api_url: str | None = None
@@ -119,6 +120,7 @@ async def stack_status(
         healthy=False,
         phase=state.phase if running else "stopped",
         home=state.home,
+        ui_url=state.ui_url,
         nats_url=state.nats_url,
         database_url=state.database_url,
         api_url=state.api_url,

@@ -74,6 +74,11 @@ class StackState(BaseModel):
         default_factory=dict, description="``nats`` and ``postgres`` when the stack runs them."
     )
 
+    @property
+    def ui_url(self) -> str | None:
+        """The web UI, which the api serves at its root: ``api_url`` with ``/``."""
+        return f"{self.api_url.rstrip('/')}/" if self.api_url else None
+
     def processes(self) -> dict[str, ProcessRef]:
         """Every recorded process by role: ``supervisor``, ``nats``, ``postgres``, services."""
         found = {"supervisor": self.supervisor, "nats": self.nats, "postgres": self.postgres}

@@ -66,15 +66,17 @@ def services_table(services: list[ServiceHealth]) -> Table:
 
 
 def stack_summary(status: StackStatus) -> RenderableType:
-    """A panel of addresses and folders above the services table."""
+    """A panel of addresses (the web UI's first) and folders above the services table."""
     paths = StackPaths(Path(status.home))
     where = Table.grid(padding=(0, 2))
     where.add_column(style="bold cyan")
     where.add_column()
+    no_api = "not running (no api service installed)"
+    where.add_row("UI", Text(status.ui_url, style="bold") if status.ui_url else no_api)
     rows = {
         "NATS": status.nats_url,
         "PostgreSQL": status.database_url,
-        "API": status.api_url or "not running (no api service installed)",
+        "API": status.api_url or no_api,
         "home": str(paths.home),
         "logs": str(paths.logs),
         "artifacts": status.artifacts_url or str(paths.artifacts),

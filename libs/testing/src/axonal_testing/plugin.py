@@ -1,5 +1,6 @@
-"""Pytest plugin: real servers for Axonal tests, and the external conformance corpus."""
+"""Pytest plugin: real servers for Axonal tests, a browser, and the external conformance corpus."""
 
+from axonal_testing.browser import *  # noqa: F403
 from axonal_testing.conformance import (  # noqa: F401 - the corpus hooks
     pytest_configure,
     pytest_ignore_collect,

@@ -6,6 +6,7 @@ the stack starts its own NATS and PostgreSQL whatever the developer's shell poin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -22,7 +23,16 @@ import pytest
 from axonal_stack.ports import free_port
 from axonal_stack.processes import stop_all, strays
 
-__all__ = ["RunningStack", "axonal_cli", "stack", "stack_env", "start_stack", "stop_stack"]
+__all__ = [
+    "RunningStack",
+    "axonal_cli",
+    "running_stack",
+    "stack",
+    "stack_env",
+    "stack_variables",
+    "start_stack",
+    "stop_stack",
+]
 
 _CLI_TIMEOUT = 180.0
 
@@ -106,17 +116,14 @@ def stop_stack(
     return result
 
 
-@pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
-    """The embedded platform (every installed service) for the session, stopped at the end.
+def stack_variables(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The variables of a test stack, plus ``extra``.
 
-    PostgreSQL runs without fsync here (``AXONAL_POSTGRES_DURABLE=false``): faster, and
-    nothing needs to survive a machine crash. For tests, the scheduler also has a queue named
-    ``serial`` with concurrency 1, and the agent serves it beside ``default``. NATS, PostgreSQL
-    and the api prefer random free ports, so sessions started side by side never race for the
-    default ones.
+    PostgreSQL runs without fsync (``AXONAL_POSTGRES_DURABLE=false``): faster, and nothing
+    needs to survive a machine crash. The scheduler also has a queue named ``serial`` with
+    concurrency 1, and the agent serves it beside ``default``. NATS, PostgreSQL and the api
+    prefer random free ports, so stacks started side by side never race for the default ones.
     """
-    home = tmp_path_factory.mktemp("stack")
     env = {
         "AXONAL_POSTGRES_DURABLE": "false",
         "AXONAL_NATS_PORT": str(free_port()),
@@ -125,12 +132,35 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
         "AXONAL_SCHEDULER_QUEUE_CONCURRENCY": '{"serial": 1}',
         "AXONAL_AGENT_QUEUES": '["default", "serial"]',
     }
+    env.update(extra or {})
+    return env
+
+
+@contextlib.contextmanager
+def running_stack(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str = "stack",
+    env: Mapping[str, str] | None = None,
+) -> Iterator[RunningStack]:
+    """A test stack (:func:`stack_variables` plus ``env``) in a fresh home, stopped on exit.
+
+    Its services' logs are kept in pytest's temp folder as ``<name>-logs``, for post-mortems.
+    """
+    home = tmp_path_factory.mktemp(name)
+    variables = stack_variables(env)
     try:
-        yield start_stack(home, env)
+        yield start_stack(home, variables)
     finally:
-        stop_stack(home, env)
-        # Keep the services' logs with pytest's retained temp folders, for post-mortems.
+        stop_stack(home, variables)
         if (home / "logs").is_dir():
-            kept = tmp_path_factory.getbasetemp() / "stack-logs"
+            kept = tmp_path_factory.getbasetemp() / f"{name}-logs"
             shutil.copytree(home / "logs", kept, dirs_exist_ok=True)
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
+    """The embedded platform (every installed service) for the session, stopped at the end
+    (:func:`running_stack`)."""
+    with running_stack(tmp_path_factory) as running:
+        yield running

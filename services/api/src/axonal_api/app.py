@@ -1,4 +1,4 @@
-"""Wiring only: settings -> NATS connection, ping responder, routes, error handlers."""
+"""Wiring only: settings -> NATS connection, ping responder, routes, error handlers, web UI."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from axonal_api.routes import (
     stream,
     traces_v1,
     tracked,
+    ui,
     webhooks,
 )
 from axonal_api.settings import ApiSettings
@@ -63,7 +64,12 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
             timeout=settings.api_rpc_timeout,
             apply_wait=settings.api_apply_wait,
         )
-        log.info("api.started", nats=settings.nats_url, port=settings.api_port)
+        log.info(
+            "api.started",
+            nats=settings.nats_url,
+            port=settings.api_port,
+            web_dir=str(settings.api_web_dir) if settings.api_web_dir else None,
+        )
         try:
             yield
         finally:
@@ -103,4 +109,6 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         llm_models,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
+    if settings.api_web_dir is not None:
+        ui.include(app, settings.api_web_dir)  # last: it answers the GETs no API route takes
     return app

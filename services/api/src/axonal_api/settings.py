@@ -1,10 +1,13 @@
-"""Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT``, the artifact
-store (``AXONAL_ARTIFACTS_URL``, ``AXONAL_ARTIFACT_MAX_BYTES``) + the bus's."""
+"""Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT``/``WEB_DIR``, the
+artifact store (``AXONAL_ARTIFACTS_URL``, ``AXONAL_ARTIFACT_MAX_BYTES``) + the bus's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import Field, SecretStr, field_validator
 
+from axonal_api.web_dist import source_web_dist
 from axonal_bus.settings import BusSettings
 
 __all__ = ["ApiSettings"]
@@ -16,6 +19,9 @@ class ApiSettings(BusSettings):
     ``api_token`` unset means no authentication (a warning is logged at start-up). With
     ``run_token_secret`` (``AXONAL_RUN_TOKEN_SECRET``, shared with the agents) the api also
     accepts the token a run's process gets, for that run's project only.
+
+    ``api_web_dir`` is the built web UI, served at ``/`` (``services/web/dist`` of the source
+    tree by default); set it empty to serve no UI.
     """
 
     api_host: str = "127.0.0.1"
@@ -31,10 +37,14 @@ class ApiSettings(BusSettings):
     )
     artifacts_url: str | None = Field(default=None, description="file:///path, a path or s3://")
     artifact_max_bytes: int = Field(default=5 * 2**30, gt=0, description="Largest upload.")
+    api_web_dir: Path | None = Field(
+        default_factory=source_web_dist,
+        description="The built web UI (index.html, assets/), served at /; empty: no UI.",
+    )
     log_level: str = "INFO"
     log_json: bool | None = None
 
-    @field_validator("api_token", "run_token_secret", "artifacts_url", mode="before")
+    @field_validator("api_token", "run_token_secret", "artifacts_url", "api_web_dir", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return value or None
