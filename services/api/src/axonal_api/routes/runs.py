@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Path, Query
 from fastapi.concurrency import run_in_threadpool
-from pydantic import AwareDatetime
+from pydantic import AwareDatetime, Field
 
 from axonal_api.bodies import CreateRun, ErrorBody
 from axonal_api.deps import GatewayDep
@@ -40,6 +40,8 @@ RunUuid = Annotated[str, Path(pattern=r"^[0-9a-fA-F-]{32,36}$", description="The
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422, 503)
 }
+
+TagText = Annotated[str, Field(min_length=1, max_length=100)]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["runs"], responses=ERRORS)
 
@@ -105,7 +107,7 @@ async def list_runs(
     pipeline: Annotated[str | None, Query(pattern=r"^[0-9a-fA-F-]{32,36}$")] = None,
     kind: Annotated[str | None, Query(max_length=64, description="job, dag, matrix...")] = None,
     tag: Annotated[
-        list[str] | None,
+        list[TagText] | None,
         Query(max_length=20, description="Repeatable: runs carrying every one of these tags."),
     ] = None,
     name: Annotated[
@@ -125,9 +127,9 @@ async def list_runs(
         project=project,
         status=status,
         pipeline_uuid=pipeline,
-        kind=kind,
+        kind=kind or None,
         tags=tag or [],
-        name=name,
+        name=name or None,
         created_after=created_after,
         created_before=created_before,
         limit=limit,
