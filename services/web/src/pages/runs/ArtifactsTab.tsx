@@ -1,6 +1,7 @@
 /** A run's artifacts: the list, a download for each, and a preview of the one chosen. */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatBytes, formatTime } from "../../lib/format";
@@ -44,11 +45,13 @@ function ArtifactRow({ artifact, open, onToggle }: { artifact: Artifact; open: b
       <td className="num">{artifact.step ?? "–"}</td>
       <td className="num">{formatBytes(artifact.size)}</td>
       <td>{formatTime(artifact.created_at)}</td>
-      <td className="row-actions">
+      <td>
+        <div className="row-actions">
         <button type="button" aria-expanded={open} aria-label={`Preview ${artifact.name}`} onClick={onToggle}>
           {open ? "Hide" : "Preview"}
         </button>
         <DownloadButton artifact={artifact} />
+        </div>
       </td>
     </tr>
   );
@@ -65,7 +68,9 @@ export default function ArtifactsTab() {
       unwrap(api.GET("/api/v1/{owner}/{project}/runs/{run_uuid}/artifacts", { params: { path: { owner, project, run_uuid: uuid } } })),
     refetchInterval: live ? POLL_MS : false,
   });
-  const [open, setOpen] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams(); // ?artifact=<its path in the run>: a link to a preview
+  const open = params.get("artifact");
+  const setOpen = (path: string | null) => setParams(path ? { artifact: path } : {}, { replace: true });
   if (artifacts.isPending) return <Loading what="Loading the artifacts" />;
   if (artifacts.isError) return <ErrorView error={artifacts.error} retry={() => void artifacts.refetch()} />;
   const rows = artifacts.data.artifacts;
@@ -76,7 +81,7 @@ export default function ArtifactsTab() {
       </EmptyState>
     );
   }
-  const chosen = rows.find((a) => a.path === open);
+  const chosen = rows.find((a) => runPath(a) === open);
   return (
     <section aria-label="Artifacts">
       <table className="grid" aria-label="Artifacts">
@@ -97,8 +102,8 @@ export default function ArtifactsTab() {
             <ArtifactRow
               key={artifact.path}
               artifact={artifact}
-              open={artifact.path === open}
-              onToggle={() => setOpen(artifact.path === open ? null : artifact.path)}
+              open={runPath(artifact) === open}
+              onToggle={() => setOpen(runPath(artifact) === open ? null : runPath(artifact))}
             />
           ))}
         </tbody>

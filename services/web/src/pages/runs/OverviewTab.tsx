@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { ErrorView, Loading } from "../../components/States";
 import { JsonView } from "../../components/JsonView";
 import { formatTime } from "../../lib/format";
+import { type Param, paramsOf } from "./params";
 import { RunDuration, RunLink, Tags } from "./RunBits";
 import { SpecYaml } from "./SpecYaml";
 import { isFinal, type RunInfo } from "./statuses";
@@ -19,6 +20,34 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+const shown = (value: unknown) => (typeof value === "object" && value !== null ? <JsonView value={value} /> : String(value));
+
+function Params({ params }: { params: Param[] }) {
+  if (params.length === 0) return <p className="muted">No params.</p>;
+  return (
+    <table className="grid kv" aria-label="Params">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Value</th>
+          <th>Type</th>
+          <th>Source</th>
+        </tr>
+      </thead>
+      <tbody>
+        {params.map((p) => (
+          <tr key={`${p.source}-${p.name}`}>
+            <th scope="row">{p.name}</th>
+            <td>{shown(p.value)}</td>
+            <td>{p.type ?? "–"}</td>
+            <td>{p.source ?? "–"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function Values({ values, none }: { values: Record<string, unknown> | undefined; none: string }) {
   const entries = Object.entries(values ?? {});
   if (entries.length === 0) return <p className="muted">{none}</p>;
@@ -28,7 +57,7 @@ function Values({ values, none }: { values: Record<string, unknown> | undefined;
         {entries.map(([name, value]) => (
           <tr key={name}>
             <th scope="row">{name}</th>
-            <td>{typeof value === "object" && value !== null ? <JsonView value={value} /> : String(value)}</td>
+            <td>{shown(value)}</td>
           </tr>
         ))}
       </tbody>
@@ -66,7 +95,6 @@ export default function OverviewTab() {
   if (run.isPending) return <Loading />;
   if (run.isError) return <ErrorView error={run.error} />;
   const data = run.data;
-  const params = data.compiled?.context_params as Record<string, unknown> | undefined;
   return (
     <div className="overview">
       <Panel title="Details">
@@ -83,7 +111,7 @@ export default function OverviewTab() {
         <Values values={data.outputs} none="No outputs yet." />
       </Panel>
       <Panel title="Params">
-        <Values values={params} none="No context params." />
+        <Params params={paramsOf(data.compiled)} />
       </Panel>
       <Panel title="Status timeline">
         <StatusTimeline uuid={data.uuid} live={!isFinal(data.status)} />

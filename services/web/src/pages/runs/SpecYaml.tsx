@@ -11,7 +11,7 @@ export function SpecYaml({ spec }: { spec: Record<string, unknown> }) {
   if (text.isPending) return <Loading what="Rendering the spec" />;
   if (text.isError) return <ErrorView error={text.error} />;
   return (
-    <pre className="text spec" aria-label="Compiled spec">
+    <pre className="text spec" aria-label="Compiled spec as YAML">
       <code>{text.data}</code>
     </pre>
   );

@@ -61,7 +61,12 @@ function runInfo(extra: Partial<Schemas["RunInfo"]> = {}): Schemas["RunInfo"] {
     children: 0,
     managed: true,
     tags: ["cv"],
-    compiled: { run_kind: "job", context_params: { seed: 7 }, run: { kind: "job" } },
+    compiled: {
+      run_kind: "job",
+      inputs: [{ name: "lr", type: "float", value: 0.1, source: "cli" }],
+      context_params: { seed: { value: 7 } },
+      run: { kind: "job" },
+    },
     ...extra,
   };
 }
@@ -148,8 +153,10 @@ test("a run shows its header, tabs, overview, timeline and spec as YAML", async 
   expect(within(timeline).getByText("Completed")).toBeInTheDocument();
   expect(within(timeline).getByText("exit 0")).toBeInTheDocument();
   expect(screen.getByText("agent-1")).toBeInTheDocument();
-  expect(screen.getByText("seed")).toBeInTheDocument();
-  expect(await screen.findByLabelText("Compiled spec")).toHaveTextContent("run_kind: job");
+  const params = screen.getByRole("table", { name: "Params" });
+  expect(within(params).getByRole("row", { name: /lr 0.1 float cli/ })).toBeInTheDocument();
+  expect(within(params).getByRole("row", { name: /seed 7 – context/ })).toBeInTheDocument();
+  expect(await screen.findByLabelText("Compiled spec as YAML", {}, { timeout: 5000 })).toHaveTextContent("run_kind: job");
 });
 
 test("an action is confirmed, posted, and the api's refusal is shown", async () => {
