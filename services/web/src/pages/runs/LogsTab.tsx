@@ -23,7 +23,18 @@ function Line({ line, pattern }: { line: LogLine; pattern: RegExp | null }) {
   );
 }
 
-function LogView({ lines, shown, pattern, follow }: { lines: LogLine[]; shown: number[]; pattern: RegExp | null; follow: boolean }) {
+interface ViewProps {
+  lines: LogLine[];
+  shown: number[];
+  pattern: RegExp | null;
+  follow: boolean;
+  /** The reader went up to read: stop following the tail. */
+  onLeaveTail: () => void;
+}
+
+const UP_KEYS = new Set(["ArrowUp", "PageUp", "Home"]);
+
+function LogView({ lines, shown, pattern, follow, onLeaveTail }: ViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: shown.length,
@@ -36,7 +47,15 @@ function LogView({ lines, shown, pattern, follow }: { lines: LogLine[]; shown: n
     if (follow && shown.length) virtualizer.scrollToIndex(shown.length - 1, { align: "end" });
   }, [follow, shown.length, virtualizer]);
   return (
-    <div ref={scroller} className="logs" role="log" aria-label="Log lines" tabIndex={0}>
+    <div
+      ref={scroller}
+      className="logs"
+      role="log"
+      aria-label="Log lines"
+      tabIndex={0}
+      onWheel={(e) => e.deltaY < 0 && onLeaveTail()}
+      onKeyDown={(e) => UP_KEYS.has(e.key) && onLeaveTail()}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
         {virtualizer.getVirtualItems().map((item) => {
           const line = lines[shown[item.index]];
@@ -90,7 +109,7 @@ export default function LogsTab() {
           Waiting for the first lines…
         </div>
       )}
-      {hasLines && <LogView lines={stream.lines} shown={shown} pattern={pattern} follow={follow} />}
+      {hasLines && <LogView lines={stream.lines} shown={shown} pattern={pattern} follow={follow} onLeaveTail={() => setFollow(false)} />}
     </section>
   );
 }

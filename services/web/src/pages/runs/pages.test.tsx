@@ -206,6 +206,12 @@ test("logs stream with the token, tell stderr apart, and search with a count", a
   expect(screen.getByTestId("log-matches")).toHaveTextContent("2 of 3 lines match");
   expect(log.querySelectorAll("mark")).toHaveLength(2);
   expect(log.querySelector('[data-seq="2"]')).toBeNull();
+
+  const follow = screen.getByRole("checkbox", { name: /Follow the tail/ });
+  expect(follow).toBeChecked();
+  log.focus();
+  await userEvent.keyboard("{PageUp}"); // reading up stops following
+  expect(follow).not.toBeChecked();
 });
 
 test("artifacts are listed, downloaded through the api and previewed by kind", async () => {
@@ -245,4 +251,20 @@ test("lineage links the runs upstream and downstream", async () => {
   renderAt(`/projects/acme/demo/runs/${UUID}/lineage`);
   const upstream = await screen.findByRole("region", { name: "Inputs (upstream)" });
   expect(within(upstream).getByRole("link", { name: "aaaaaaaa" })).toHaveAttribute("href", `/projects/acme/demo/runs/${producer}`);
+});
+
+test("a log stream cut short resumes after the last line it got (Last-Event-ID)", async () => {
+  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo({ status: "running" })));
+  const line = (seq: number): Schemas["LogLine"] => ({ seq, at: "2026-12-01T10:00:01Z", stream: "stdout", line: `line ${seq}` });
+  const event = (l: Schemas["LogLine"]) => `id: ${l.seq}\nevent: log\ndata: ${JSON.stringify(l)}\n\n`;
+  let calls = 0;
+  fakeApi.on("GET", `${BASE}/${UUID}/logs/stream`, () => {
+    calls++;
+    const wire = calls === 1 ? event(line(1)) : event(line(2)) + "event: done\ndata: {}\n\n";
+    return new Response(sseBody(wire), { headers: { "content-type": "text/event-stream" } });
+  });
+  renderAt(`/projects/acme/demo/runs/${UUID}/logs`);
+  expect(await screen.findByText("2 lines, complete", {}, { timeout: 5000 })).toBeInTheDocument();
+  const streams = fakeApi.requests.filter((r) => r.url.endsWith("/logs/stream"));
+  expect(streams.map((r) => r.headers.get("Last-Event-ID"))).toEqual([null, "1"]);
 });
