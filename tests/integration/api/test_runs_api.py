@@ -105,6 +105,33 @@ async def test_reads_go_through_rpcs(client, platform):
     assert logs["done"] is False
 
 
+async def test_list_filters_reach_the_scheduler(client, platform):
+    monday = datetime(2026, 11, 30, tzinfo=UTC)
+    resnet = platform.add_run(name="Train-ResNet", tags=["cv", "gpu"], created_at=monday)
+    dag = platform.add_run(kind="dag", tags=["cv"], created_at=monday + timedelta(days=1))
+    platform.add_run(name="eval", created_at=monday + timedelta(days=2))
+
+    async def listed(**params):
+        reply = await client.get(RUNS, params=params)
+        assert reply.status_code == 200, reply.text
+        return [run["uuid"] for run in reply.json()["runs"]]
+
+    assert await listed(kind="dag") == [dag.uuid]
+    assert await listed(tag=["cv"]) == [resnet.uuid, dag.uuid]
+    assert await listed(tag=["gpu", "cv"]) == [resnet.uuid]
+    assert await listed(name="RESNET") == [resnet.uuid]
+    day2 = (monday + timedelta(days=1)).isoformat()
+    assert await listed(created_after=day2, created_before="2026-12-02T00:00:00Z") == [dag.uuid]
+    naive = await client.get(RUNS, params={"created_after": "2026-12-01T00:00:00"})
+    assert naive.status_code == 422  # a time without its zone is ambiguous
+
+
+async def test_a_read_run_has_its_agent_and_compiled_spec(client, platform):
+    run = platform.add_run(agent="agent-1", compiled={"kind": "compiled_operation"})
+    got = (await client.get(f"{RUNS}/{run.uuid}")).json()
+    assert (got["agent"], got["compiled"]) == ("agent-1", {"kind": "compiled_operation"})
+
+
 async def test_missing_runs_are_404_and_other_projects_runs_too(client, platform):
     missing = await client.get(f"{RUNS}/{'0' * 32}")
     assert missing.status_code == 404

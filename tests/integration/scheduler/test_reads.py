@@ -1,5 +1,6 @@
 """RPCs (get, list, statuses, logs), the logs consumer, the cache, skip and delete."""
 
+import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -9,7 +10,7 @@ from axonal_bus.errors import RemoteError
 from axonal_events import ErrorCode
 from axonal_events.logs import LogBatch, LogRecord
 from axonal_events.rpcs import Scheduler
-from axonal_events.runs import GetRun, ListRuns, ReadLogs
+from axonal_events.runs import GetRun, ListRuns, ReadLogs, TrackRun
 from axonal_testing.waiting import wait_for
 
 JOB = """
@@ -60,6 +61,66 @@ async def test_list_statuses_and_missing_runs(scheduler):
     with pytest.raises(RemoteError) as missing:
         await call(scheduler, Scheduler.logs, ReadLogs(run_uuid="f" * 32))
     assert missing.value.code is ErrorCode.NOT_FOUND
+
+
+DAG = """
+version: 1.1
+kind: operation
+name: pipe
+component:
+  run:
+    kind: dag
+    operations:
+      - name: only
+        component: {run: {kind: job, container: {image: python, command: [echo]}}}
+"""
+
+
+async def test_list_filters_by_kind_tags_name_and_creation_time(scheduler):
+    scheduler.agent.script = lambda cmd: [("running", {}), ("succeeded", {})]
+
+    async def track(name, *tags):
+        request = TrackRun(
+            run_uuid=uuid.uuid4().hex, owner="acme", project="demo", name=name, tags=list(tags)
+        )
+        return await call(scheduler, Scheduler.track_run, request)
+
+    resnet = await track("Train-ResNet", "cv", "gpu")
+    evaluate = await track("eval", "cv")
+    await track(None, "gpu")
+    pipe = await scheduler.submit(DAG)
+    await scheduler.wait_status(pipe, "succeeded")
+
+    async def listed(**filters):
+        query = ListRuns(owner="acme", project="demo", limit=1000, **filters)
+        page = await call(scheduler, Scheduler.list_runs, query)
+        assert page.total == len(page.runs)
+        return {run.uuid for run in page.runs}
+
+    assert await listed(kind="dag") == {pipe}
+    assert await listed(tags=["cv"]) == {resnet.uuid, evaluate.uuid}
+    assert await listed(tags=["gpu", "cv"]) == {resnet.uuid}  # every tag, in any order
+    assert await listed(tags=["cv", "nope"]) == set()
+    assert await listed(name="resnet") == {resnet.uuid}  # a part, in any case
+    assert await listed(name="%") == set()  # not a LIKE pattern
+    after = await listed(created_after=evaluate.created_at)
+    assert evaluate.uuid in after
+    assert resnet.uuid not in after
+    before = await listed(created_before=evaluate.created_at)
+    assert resnet.uuid in before
+    assert evaluate.uuid not in before
+    assert await listed(kind="job", tags=["cv"], name="EVAL") == {evaluate.uuid}
+
+
+async def test_a_read_run_has_its_compiled_spec_and_agent(scheduler):
+    scheduler.agent.script = lambda cmd: [("running", {}), ("succeeded", {})]
+    run_uuid = await scheduler.submit(JOB)
+    run = await scheduler.wait_status(run_uuid, "succeeded")
+    assert run.agent == "fake"
+    assert run.compiled is not None
+    assert run.compiled["run"]["kind"] == "job"
+    page = await call(scheduler, Scheduler.list_runs, ListRuns(owner="acme", project="demo"))
+    assert [r.compiled for r in page.runs] == [None]  # a list stays small
 
 
 async def test_logs_are_stored_once_and_served(scheduler):

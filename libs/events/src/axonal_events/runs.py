@@ -64,6 +64,10 @@ class RunInfo(Payload):
     description: str | None = None
     tags: list[str] = Field(default_factory=list)
     progress: float | None = Field(default=None, description="0 to 1, as the run reports it.")
+    agent: str | None = Field(default=None, description="The agent that reports on it.")
+    compiled: dict[str, Any] | None = Field(
+        default=None, description="The compiled operation; only when one run is read."
+    )
 
 
 class TrackRun(Payload):
@@ -104,6 +108,15 @@ class ListRuns(Payload):
     project: str
     status: RunStatus | None = None
     pipeline_uuid: str | None = None
+    kind: str | None = Field(default=None, max_length=64)
+    tags: list[Tag] = Field(
+        default_factory=list, max_length=20, description="Runs carrying every one of these."
+    )
+    name: str | None = Field(
+        default=None, max_length=256, description="A part of the name, in any case."
+    )
+    created_after: datetime | None = None
+    created_before: datetime | None = None
     limit: int = Field(default=50, ge=1, le=1000)
     offset: int = Field(default=0, ge=0)
 

@@ -63,14 +63,10 @@ class FakePlatform:
         status: RunStatus = RunStatus.RUNNING,
         **extra: object,
     ) -> RunInfo:
-        run = RunInfo(
-            uuid=uuid.uuid4().hex,
-            owner=owner,
-            project=project,
-            kind="job",
-            status=status,
-            created_at=NOW,
-            **extra,
+        fields: dict[str, object] = {"kind": "job", "created_at": NOW, **extra}
+        run = RunInfo.model_validate(
+            {"uuid": uuid.uuid4().hex, "owner": owner, "project": project, "status": status}
+            | fields
         )
         self.runs[run.uuid] = run
         return run
@@ -132,6 +128,11 @@ class FakePlatform:
             if (r.owner, r.project) == (req.owner, req.project)
             and (req.status is None or r.status == req.status)
             and (req.pipeline_uuid is None or r.pipeline_uuid == req.pipeline_uuid)
+            and (req.kind is None or r.kind == req.kind)
+            and set(req.tags) <= set(r.tags)
+            and (req.name is None or req.name.lower() in (r.name or "").lower())
+            and (req.created_after is None or r.created_at >= req.created_after)
+            and (req.created_before is None or r.created_at < req.created_before)
         ]
         return RunList(runs=found[req.offset : req.offset + req.limit], total=len(found))
 

@@ -34,3 +34,14 @@ export function formatCost(usd: number | null | undefined): string {
   if (usd === 0) return "$0";
   return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(4)}`;
 }
+
+export function formatBytes(size: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
+}

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Path, Query
 from fastapi.concurrency import run_in_threadpool
+from pydantic import AwareDatetime, Field
 
 from axonal_api.bodies import CreateRun, ErrorBody
 from axonal_api.deps import GatewayDep
@@ -39,6 +40,8 @@ RunUuid = Annotated[str, Path(pattern=r"^[0-9a-fA-F-]{32,36}$", description="The
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422, 503)
 }
+
+TagText = Annotated[str, Field(min_length=1, max_length=100)]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["runs"], responses=ERRORS)
 
@@ -102,6 +105,20 @@ async def list_runs(
     project: Project,
     status: RunStatus | None = None,
     pipeline: Annotated[str | None, Query(pattern=r"^[0-9a-fA-F-]{32,36}$")] = None,
+    kind: Annotated[str | None, Query(max_length=64, description="job, dag, matrix...")] = None,
+    tag: Annotated[
+        list[TagText] | None,
+        Query(max_length=20, description="Repeatable: runs carrying every one of these tags."),
+    ] = None,
+    name: Annotated[
+        str | None, Query(max_length=256, description="A part of the name, in any case.")
+    ] = None,
+    created_after: Annotated[
+        AwareDatetime | None, Query(description="Created at or after this time (with a zone).")
+    ] = None,
+    created_before: Annotated[
+        AwareDatetime | None, Query(description="Created before this time (with a zone).")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> RunList:
@@ -110,6 +127,11 @@ async def list_runs(
         project=project,
         status=status,
         pipeline_uuid=pipeline,
+        kind=kind or None,
+        tags=tag or [],
+        name=name or None,
+        created_after=created_after,
+        created_before=created_before,
         limit=limit,
         offset=offset,
     )

@@ -68,6 +68,7 @@ def run_info(run: Run, children: int = 0) -> RunInfo:
         description=run.description,
         tags=run.tags,
         progress=run.progress,
+        agent=run.agent,
     )
 
 
@@ -88,19 +89,23 @@ async def get_run(ctx: Context, request: GetRun) -> RunInfo:
     async with ctx.pool.acquire() as conn:
         run = await _found(conn, request.run_uuid)
         counts = await store.child_counts(conn, [run.uuid])
-    return run_info(run, counts.get(run.uuid, 0))
+    info = run_info(run, counts.get(run.uuid, 0))
+    return info.model_copy(update={"compiled": run.compiled})
 
 
 async def list_runs(ctx: Context, request: ListRuns) -> RunList:
+    where = store.RunFilter(
+        status=request.status.value if request.status else None,
+        pipeline_uuid=request.pipeline_uuid,
+        kind=request.kind,
+        tags=request.tags,
+        name=request.name,
+        created_after=request.created_after,
+        created_before=request.created_before,
+    )
     async with ctx.pool.acquire() as conn:
         runs, total, counts = await store.list_runs(
-            conn,
-            request.owner,
-            request.project,
-            request.status.value if request.status else None,
-            request.pipeline_uuid,
-            request.limit,
-            request.offset,
+            conn, request.owner, request.project, where, request.limit, request.offset
         )
     return RunList(runs=[run_info(r, counts.get(r.uuid, 0)) for r in runs], total=total)
 

@@ -16,6 +16,7 @@ from axonal_events.runs import StatusChange
 __all__ = [
     "HistoryRow",
     "Run",
+    "RunFilter",
     "add_statuses",
     "cached",
     "child_counts",
@@ -249,37 +250,54 @@ async def cached(conn: Connection, content_hash: str, uuid: str) -> Run | None:
     return _run(row) if row else None
 
 
+@dataclass(frozen=True)
+class RunFilter:
+    """Which runs of a project a list shows; ``None`` (or no tags) does not filter."""
+
+    status: str | None = None
+    pipeline_uuid: str | None = None
+    kind: str | None = None
+    tags: list[str] = field(default_factory=list)
+    name: str | None = None  # a part of the name, in any case
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+
+
+_LIST_WHERE = (
+    "owner = $1 AND project = $2 AND deleted_at IS NULL "
+    "AND ($3::text IS NULL OR status = $3) "
+    "AND ($4::text IS NULL OR pipeline_uuid = $4) "
+    "AND ($5::text IS NULL OR kind = $5) "
+    "AND tags @> $6::text::jsonb "
+    "AND ($7::text IS NULL OR strpos(lower(name), lower($7)) > 0) "
+    "AND ($8::timestamptz IS NULL OR created_at >= $8) "
+    "AND ($9::timestamptz IS NULL OR created_at < $9)"
+)
+
+
 async def list_runs(
-    conn: Connection,
-    owner: str,
-    project: str,
-    status: str | None,
-    pipeline_uuid: str | None,
-    limit: int,
-    offset: int,
+    conn: Connection, owner: str, project: str, where: RunFilter, limit: int, offset: int
 ) -> tuple[list[Run], int, dict[str, int]]:
     """A page of runs, newest first, with the total and each run's number of children."""
-    where = (
-        "owner = $1 AND project = $2 AND deleted_at IS NULL AND ($3::text IS NULL OR status = $3) "
-        "AND ($4::text IS NULL OR pipeline_uuid = $4)"
-    )
-    rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM runs WHERE {where} "  # noqa: S608
-        "ORDER BY created_at DESC, seq DESC LIMIT $5 OFFSET $6",
+    args = (
         owner,
         project,
-        status,
-        pipeline_uuid,
+        where.status,
+        where.pipeline_uuid,
+        where.kind,
+        json.dumps(where.tags),
+        where.name,
+        where.created_after,
+        where.created_before,
+    )
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM runs WHERE {_LIST_WHERE} "  # noqa: S608 - constant SQL
+        "ORDER BY created_at DESC, seq DESC LIMIT $10 OFFSET $11",
+        *args,
         limit,
         offset,
     )
-    total = await conn.fetchval(
-        f"SELECT count(*) FROM runs WHERE {where}",  # noqa: S608 - constant SQL fragments
-        owner,
-        project,
-        status,
-        pipeline_uuid,
-    )
+    total = await conn.fetchval(f"SELECT count(*) FROM runs WHERE {_LIST_WHERE}", *args)  # noqa: S608
     runs = [_run(row) for row in rows]
     counts = await child_counts(conn, [r.uuid for r in runs])
     return runs, int(total or 0), counts

@@ -1,0 +1,18 @@
+/** The runs area: the runs of a project, and a run with one route per tab. */
+import type { RouteObject } from "react-router";
+import { page } from "../../lib/lazy";
+
+export const runsRoutes: RouteObject[] = [
+  { path: "runs", lazy: page(() => import("./RunsPage")) },
+  {
+    path: "runs/:uuid",
+    lazy: page(() => import("./RunPage")),
+    children: [
+      { index: true, lazy: page(() => import("./OverviewTab")) },
+      { path: "logs", lazy: page(() => import("./LogsTab")) },
+      { path: "artifacts", lazy: page(() => import("./ArtifactsTab")) },
+      { path: "lineage", lazy: page(() => import("./LineageTab")) },
+      // metrics (MetricsTab), graph (DagTab) and trials (TrialsTab) are added with their pages.
+    ],
+  },
+];
