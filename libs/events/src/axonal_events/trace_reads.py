@@ -24,6 +24,7 @@ __all__ = [
     "ListScores",
     "ListSessions",
     "ListTraces",
+    "ListUsers",
     "ObservationPage",
     "ObservationView",
     "PageMeta",
@@ -36,6 +37,8 @@ __all__ = [
     "TraceDetail",
     "TracePage",
     "TraceView",
+    "UserPage",
+    "UserView",
 ]
 
 
@@ -75,6 +78,16 @@ class ListTraces(_Window):
     tags: list[str] = Field(default_factory=list, description="Traces having all of them.")
     release: str | None = None
     version: str | None = None
+    score_name: str | None = Field(default=None, description="Traces with a score of this name.")
+    score_min: float | None = Field(default=None, description="Its value at least this.")
+    score_max: float | None = Field(default=None, description="Its value at most this.")
+    page: int = Field(default=1, ge=1)
+    limit: int = Field(default=50, ge=1, le=1000)
+
+
+class ListUsers(_Window):
+    """The users named by traces (of the window, by trace time), the most recently seen first."""
+
     page: int = Field(default=1, ge=1)
     limit: int = Field(default=50, ge=1, le=1000)
 
@@ -281,3 +294,21 @@ class SessionPage(Payload):
 class SessionWithTraces(Payload):
     session: SessionView
     traces: list[TraceView]
+
+
+class UserView(Payload):
+    """A user of traces: how many, when, and what their observations used and cost."""
+
+    user_id: str
+    trace_count: int
+    first_seen: datetime
+    last_seen: datetime
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    total_cost: float = 0.0
+
+
+class UserPage(Payload):
+    data: list[UserView]
+    meta: PageMeta

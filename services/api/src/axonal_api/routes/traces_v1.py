@@ -7,6 +7,7 @@ the api token rather than a project key. Listed traces also carry their token to
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -37,10 +38,14 @@ async def project_id_of(gw: Gateway, owner: str, project: str) -> str:
     raise ApiError(404, "not_found", f"project {owner}/{project} not found")
 
 
-def _tokens(detail: TraceDetail) -> int:
-    return sum(
-        o.usage_details.get("total", sum(o.usage_details.values())) for o in detail.observations
-    )
+def _tokens(detail: TraceDetail) -> dict[str, int]:
+    """The input, output and total tokens of a trace's observations."""
+    usages = [o.usage_details for o in detail.observations]
+    return {
+        "input_tokens": sum(u.get("input", 0) for u in usages),
+        "output_tokens": sum(u.get("output", 0) for u in usages),
+        "total_tokens": sum(u.get("total", sum(u.values())) for u in usages),
+    }
 
 
 @router.get("", summary="List LLM traces, newest first")
@@ -52,6 +57,12 @@ async def list_traces(
     session: Text = None,
     name: Text = None,
     tag: Annotated[list[str] | None, Query(description="Traces having all of them.")] = None,
+    environment: Annotated[list[str] | None, Query(description="Any of them.")] = None,
+    from_timestamp: Annotated[datetime | None, Query(description="At or after.")] = None,
+    to_timestamp: Annotated[datetime | None, Query(description="Before.")] = None,
+    score_name: Annotated[str | None, Query(max_length=1000, description="Scored so.")] = None,
+    score_min: Annotated[float | None, Query(description="That score at least.")] = None,
+    score_max: Annotated[float | None, Query(description="That score at most.")] = None,
     page: Annotated[int, Query(ge=1)] = 1,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> TraceRows:
@@ -62,6 +73,12 @@ async def list_traces(
         session_id=session,
         name=name,
         tags=tag or [],
+        environment=environment or [],
+        from_timestamp=from_timestamp,
+        to_timestamp=to_timestamp,
+        score_name=score_name,
+        score_min=score_min,
+        score_max=score_max,
         page=page,
         limit=limit,
     )
@@ -70,7 +87,7 @@ async def list_traces(
         *(gw.call(Tracking.get_trace, GetTrace(project_id=project_id, id=t.id)) for t in found.data)
     )
     rows = [
-        TraceRow(**trace.model_dump(), total_tokens=_tokens(detail))
+        TraceRow(**trace.model_dump(), **_tokens(detail))
         for trace, detail in zip(found.data, details, strict=True)
     ]
     return TraceRows(data=rows, meta=found.meta)

@@ -11,11 +11,13 @@ from axonal_events.trace_reads import (
     ListScores,
     ListSessions,
     ListTraces,
+    ListUsers,
     ObservationView,
     PageMeta,
     ScoreView,
     SessionView,
     TraceView,
+    UserView,
 )
 from axonal_traces.pricing import shipped_models
 from axonal_tracking.domain import cursors
@@ -29,6 +31,7 @@ __all__ = [
     "list_scores",
     "list_sessions",
     "list_traces",
+    "list_users",
     "observations_of",
     "priced",
     "scores_of",
@@ -108,6 +111,16 @@ async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView],
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("tags @> {}::text[]", q.tags)
     where.window(q, "timestamp")
+    if q.score_name is not None:
+        scored = f"sc.name = {where.next(q.score_name)}"
+        if q.score_min is not None:
+            scored += f" AND sc.value >= {where.next(q.score_min)}"
+        if q.score_max is not None:
+            scored += f" AND sc.value <= {where.next(q.score_max)}"
+        where.clauses.append(
+            "EXISTS (SELECT 1 FROM scores sc WHERE sc.project_id = t.project_id "
+            f"AND sc.trace_id = t.id AND {scored})"
+        )
     total = await conn.fetchval(f"SELECT count(*) FROM traces t WHERE {where.sql()}", *where.args)
     limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
     rows = await conn.fetch(
@@ -320,3 +333,38 @@ async def get_session(
         session_id,
     )
     return SessionView.model_validate(dict(row)), [_trace(r) for r in traces]
+
+
+def _usage(key: str) -> str:
+    """The sum over observations of one usage type (``total``: that, else of every type)."""
+    if key != "total":
+        return f"coalesce(sum((o.usage_details->>'{key}')::bigint), 0)"
+    every = "(SELECT sum(v::bigint) FROM jsonb_each_text(o.usage_details) u(k, v))"
+    return f"coalesce(sum(coalesce((o.usage_details->>'total')::bigint, {every})), 0)"
+
+
+async def list_users(conn: Connection, q: ListUsers) -> tuple[list[UserView], PageMeta]:
+    """Traces grouped by their user, with what their observations used and cost."""
+    where = _Where(q.project_id, "t")
+    where.clauses.append("t.user_id IS NOT NULL")
+    where.window(q, "timestamp")
+    total = await conn.fetchval(
+        f"SELECT count(DISTINCT t.user_id) FROM traces t WHERE {where.sql()}", *where.args
+    )
+    limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+    rows = await conn.fetch(
+        "SELECT t.user_id, count(*) AS trace_count, min(t.timestamp) AS first_seen, "
+        "max(t.timestamp) AS last_seen, coalesce(sum(a.input_tokens), 0) AS input_tokens, "
+        "coalesce(sum(a.output_tokens), 0) AS output_tokens, "
+        "coalesce(sum(a.total_tokens), 0) AS total_tokens, "
+        "coalesce(sum(a.total_cost), 0) AS total_cost FROM traces t "
+        f"LEFT JOIN LATERAL (SELECT {_usage('input')} AS input_tokens, "
+        f"{_usage('output')} AS output_tokens, {_usage('total')} AS total_tokens, "
+        "sum(o.total_cost) AS total_cost FROM observations o "
+        "WHERE o.project_id = t.project_id AND o.trace_id = t.id) a ON true "
+        f"WHERE {where.sql()} GROUP BY t.user_id "
+        f"ORDER BY max(t.timestamp) DESC, t.user_id LIMIT {limit} OFFSET {offset}",
+        *where.args,
+    )
+    found = [UserView.model_validate(dict(r)) for r in rows]
+    return found, PageMeta.of(q.page, q.limit, total)
