@@ -14,7 +14,6 @@ from pydantic import Field
 from axonal_events.base import Payload
 from axonal_events.catalog import RunStatus
 from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
-from axonal_events.trace_reads import PageMeta, SessionView, TraceView
 
 __all__ = [
     "ComparedRun",
@@ -22,10 +21,6 @@ __all__ = [
     "EventsAccepted",
     "MetricsAccepted",
     "RunComparison",
-    "SessionRow",
-    "SessionRows",
-    "TraceRow",
-    "TraceRows",
 ]
 
 
@@ -68,33 +63,3 @@ class EventAccepted(Payload):
 
 class EventsAccepted(Payload):
     accepted: list[EventAccepted]
-
-
-class TraceRow(TraceView):
-    """A listed trace, with the tokens of all its observations."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    total_tokens: int = 0
-
-
-class TraceRows(Payload):
-    data: list[TraceRow]
-    meta: PageMeta
-
-
-class SessionRow(SessionView):
-    """A listed session, with the totals of its traces."""
-
-    trace_count: int = 0
-    first_trace_at: datetime | None = None
-    last_trace_at: datetime | None = None
-    total_cost: float = 0.0
-    user_ids: list[str] = Field(
-        default_factory=list, description="Of its traces, first seen first."
-    )
-
-
-class SessionRows(Payload):
-    data: list[SessionRow]
-    meta: PageMeta

@@ -177,6 +177,9 @@ class TraceView(Payload):
     updated_at: datetime
     latency: float | None = Field(default=None, description="Seconds, first start to last end.")
     total_cost: float = 0.0
+    input_tokens: int = Field(default=0, description="Of its observations, as the rest below.")
+    output_tokens: int = 0
+    total_tokens: int = Field(default=0, description="Each observation's total, else its sum.")
     observation_ids: list[str] = Field(default_factory=list)
     score_ids: list[str] = Field(default_factory=list)
 
@@ -284,6 +287,11 @@ class SessionView(Payload):
     created_at: datetime
     environment: str = "default"
     trace_ids: list[str] = Field(default_factory=list)
+    trace_count: int = 0
+    first_trace_at: datetime | None = None
+    last_trace_at: datetime | None = None
+    total_cost: float = Field(default=0.0, description="Of its traces' observations.")
+    user_ids: list[str] = Field(default_factory=list, description="Of its traces, sorted.")
 
 
 class SessionPage(Payload):

@@ -1,12 +1,11 @@
 """``/api/v1/{owner}/{project}/sessions``, ``users`` and ``scores``: LLM reads with the api token.
 
 The same tracking RPCs as the Langfuse-compatible ``/api/public`` reads, for callers that hold
-the api token rather than a project key (the web UI). Listed sessions carry their traces' totals.
+the api token rather than a project key (the web UI).
 """
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Annotated
 
@@ -15,7 +14,6 @@ from fastapi import APIRouter, Query
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_api.routes.traces_v1 import project_id_of
-from axonal_events.answers import SessionRow, SessionRows
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetSession,
@@ -23,6 +21,7 @@ from axonal_events.trace_reads import (
     ListSessions,
     ListUsers,
     ScorePage,
+    SessionPage,
     SessionWithTraces,
     UserPage,
 )
@@ -38,19 +37,6 @@ Time = Annotated[datetime | None, Query()]
 Many = Annotated[list[str] | None, Query(description="Any of them.")]
 
 
-def _row(found: SessionWithTraces) -> SessionRow:
-    traces = found.traces  # in time order
-    users = list(dict.fromkeys(t.user_id for t in traces if t.user_id))
-    return SessionRow(
-        **found.session.model_dump(),
-        trace_count=len(traces),
-        first_trace_at=traces[0].timestamp if traces else None,
-        last_trace_at=traces[-1].timestamp if traces else None,
-        total_cost=sum(t.total_cost for t in traces),
-        user_ids=users,
-    )
-
-
 @router.get("/sessions", summary="List LLM sessions, newest first, with their traces' totals")
 async def list_sessions(
     gw: GatewayDep,
@@ -61,7 +47,7 @@ async def list_sessions(
     to_timestamp: Time = None,
     page: Page = 1,
     limit: Limit = 20,
-) -> SessionRows:
+) -> SessionPage:
     project_id = await project_id_of(gw, owner, project)
     query = ListSessions(
         project_id=project_id,
@@ -71,14 +57,7 @@ async def list_sessions(
         page=page,
         limit=limit,
     )
-    found = await gw.call(Tracking.list_sessions, query)
-    sessions = await asyncio.gather(
-        *(
-            gw.call(Tracking.get_session, GetSession(project_id=project_id, id=s.id))
-            for s in found.data
-        )
-    )
-    return SessionRows(data=[_row(s) for s in sessions], meta=found.meta)
+    return await gw.call(Tracking.list_sessions, query)
 
 
 @router.get("/sessions/{session_id}", summary="An LLM session with its traces, in time order")

@@ -1,12 +1,11 @@
 """``/api/v1/{owner}/{project}/traces``: LLM traces with the platform's auth (the CLI's reads).
 
 The same tracking RPCs as the Langfuse-compatible ``/api/public`` reads, for callers that hold
-the api token rather than a project key. Listed traces also carry their token total.
+the api token rather than a project key (the CLI and the web UI).
 """
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Annotated
 
@@ -16,10 +15,9 @@ from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
-from axonal_events.answers import TraceRow, TraceRows
 from axonal_events.identity import ListProjectsRequest
 from axonal_events.rpcs import Identity, Tracking
-from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail
+from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail, TracePage
 
 __all__ = ["project_id_of", "router"]
 
@@ -36,16 +34,6 @@ async def project_id_of(gw: Gateway, owner: str, project: str) -> str:
         if candidate.name == project:
             return candidate.id
     raise ApiError(404, "not_found", f"project {owner}/{project} not found")
-
-
-def _tokens(detail: TraceDetail) -> dict[str, int]:
-    """The input, output and total tokens of a trace's observations."""
-    usages = [o.usage_details for o in detail.observations]
-    return {
-        "input_tokens": sum(u.get("input", 0) for u in usages),
-        "output_tokens": sum(u.get("output", 0) for u in usages),
-        "total_tokens": sum(u.get("total", sum(u.values())) for u in usages),
-    }
 
 
 @router.get("", summary="List LLM traces, newest first")
@@ -65,7 +53,7 @@ async def list_traces(
     score_max: Annotated[float | None, Query(description="That score at most.")] = None,
     page: Annotated[int, Query(ge=1)] = 1,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-) -> TraceRows:
+) -> TracePage:
     project_id = await project_id_of(gw, owner, project)
     query = ListTraces(
         project_id=project_id,
@@ -82,15 +70,7 @@ async def list_traces(
         page=page,
         limit=limit,
     )
-    found = await gw.call(Tracking.list_traces, query)
-    details = await asyncio.gather(
-        *(gw.call(Tracking.get_trace, GetTrace(project_id=project_id, id=t.id)) for t in found.data)
-    )
-    rows = [
-        TraceRow(**trace.model_dump(), **_tokens(detail))
-        for trace, detail in zip(found.data, details, strict=True)
-    ]
-    return TraceRows(data=rows, meta=found.meta)
+    return await gw.call(Tracking.list_traces, query)
 
 
 @router.get("/{trace_id}", summary="A trace with its observations and scores")

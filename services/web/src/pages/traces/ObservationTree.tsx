@@ -107,6 +107,14 @@ export function ObservationTree({ roots, selected, onSelect, height = 560 }: Pro
       }),
     [],
   );
+  // A click chooses the row and gives the tree the keyboard, as arrow keys would.
+  const choose = useCallback(
+    (id: string) => {
+      scroller.current?.focus({ preventScroll: true });
+      onSelect(id);
+    },
+    [onSelect],
+  );
   const current = selected == null ? -1 : (position.get(selected) ?? -1);
   const go = (index: number) => {
     const to = Math.max(0, Math.min(rows.length - 1, index));
@@ -196,7 +204,7 @@ export function ObservationTree({ roots, selected, onSelect, height = 560 }: Pro
                   selected={id === selected}
                   expanded={node.children.length ? !collapsed.has(id) : undefined}
                   onToggle={toggle}
-                  onSelect={onSelect}
+                  onSelect={choose}
                 />
               </div>
             );

@@ -7,9 +7,9 @@ import { formatCost, formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { PagedTable } from "./PagedTable";
 import { NoTracesYet, POLL_MS, useUrlFilters } from "./shared";
-import type { SessionRow } from "./types";
+import type { SessionView } from "./types";
 
-function columns(base: string): Column<SessionRow>[] {
+function columns(base: string): Column<SessionView>[] {
   return [
     {
       key: "id",

@@ -7,13 +7,6 @@ import { IoView } from "./Conversation";
 import { ScoreChips } from "./shared";
 import type { TraceDetail } from "./types";
 
-export function tokensOf(detail: TraceDetail): number {
-  return detail.observations.reduce((sum, o) => {
-    const usage = o.usage_details ?? {};
-    return sum + (usage.total ?? Object.values(usage).reduce((a, b) => a + b, 0));
-  }, 0);
-}
-
 function Card({ label, field, children }: { label: string; field: string; children: React.ReactNode }) {
   return (
     <div className="card" data-field={field}>
@@ -34,7 +27,11 @@ export function TraceSummary({ detail }: { detail: TraceDetail }) {
       <div className="cards">
         <Card label="Started" field="timestamp">{formatTime(t.timestamp)}</Card>
         <Card label="Latency" field="latency">{formatDuration(t.latency)}</Card>
-        <Card label="Tokens" field="tokens">{formatNumber(tokensOf(detail))}</Card>
+        <Card label="Tokens" field="tokens">{formatNumber(t.total_tokens)}
+          <span className="muted">
+            {" "}
+            ({formatNumber(t.input_tokens)} in · {formatNumber(t.output_tokens)} out)
+          </span></Card>
         <Card label="Cost" field="cost">{formatCost(t.total_cost)}</Card>
         <Card label="User" field="user">
           {t.user_id ? <Link to={`${base}/traces?${new URLSearchParams({ user: t.user_id })}`}>{t.user_id}</Link> : <span className="muted">–</span>}

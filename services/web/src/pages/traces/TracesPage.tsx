@@ -9,11 +9,11 @@ import { FilterForm } from "./FilterForm";
 import { TRACE_FILTERS, traceQuery } from "./filters";
 import { PagedTable } from "./PagedTable";
 import { NoTracesYet, POLL_MS, useUrlFilters } from "./shared";
-import type { TraceRow } from "./types";
+import type { TraceView } from "./types";
 
 const LIMIT = 50;
 
-function columns(base: string): Column<TraceRow>[] {
+function columns(base: string): Column<TraceView>[] {
   const filterLink = (key: string, value: string) => (
     <Link to={`${base}/traces?${new URLSearchParams({ [key]: value })}`} title={`Only ${key} ${value}`}>
       {value}

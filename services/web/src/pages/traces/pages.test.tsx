@@ -7,7 +7,7 @@ import ScoresPage from "./ScoresPage";
 import SessionPage from "./SessionPage";
 import TracePage from "./TracePage";
 import TracesPage from "./TracesPage";
-import type { ObservationView, ScorePage, ScoreView, SessionWithTraces, TraceDetail, TraceRow, TraceRows, TraceView, UserPage } from "./types";
+import type { ObservationView, ScorePage, ScoreView, SessionWithTraces, TraceDetail, TracePage as TraceList, TraceView, UserPage } from "./types";
 import UsersPage from "./UsersPage";
 
 /** `fakeApi`: a test double of the api, answering `fetch` by path with bodies of the api's types. */
@@ -68,6 +68,9 @@ function traceView(fields: Partial<TraceView> = {}): TraceView {
     updated_at: at(0),
     latency: 1.5,
     total_cost: 0.0123,
+    input_tokens: 1000,
+    output_tokens: 100,
+    total_tokens: 1100,
     ...fields,
   };
 }
@@ -128,10 +131,10 @@ function route(path: string, element: React.ReactElement, url: string) {
 }
 
 describe("the traces list", () => {
-  const row: TraceRow = { ...traceView(), input_tokens: 1000, output_tokens: 100, total_tokens: 1100 };
+  const row = traceView();
 
   test("shows each trace with its latency, tokens and cost, linked to it", async () => {
-    answer<TraceRows>("/traces", { data: [row], meta: meta(1) });
+    answer<TraceList>("/traces", { data: [row], meta: meta(1) });
     route("traces", <TracesPage />, "/projects/acme/chat/traces");
     const table = await screen.findByRole("table", { name: "Traces" });
     const cells = within(table).getAllByRole("row")[1];
@@ -140,7 +143,7 @@ describe("the traces list", () => {
   });
 
   test("filters come from the query string and go back to it", async () => {
-    answer<TraceRows>("/traces", { data: [row], meta: meta(120) });
+    answer<TraceList>("/traces", { data: [row], meta: meta(120) });
     route("traces", <TracesPage />, "/projects/acme/chat/traces?user=alice&tags=a,%20b&page=2");
     await screen.findByRole("table", { name: "Traces" });
     const sent = lastQuery("/traces")!;
@@ -160,7 +163,7 @@ describe("the traces list", () => {
   });
 
   test("a project without traces says how to send one", async () => {
-    answer<TraceRows>("/traces", { data: [], meta: meta(0) });
+    answer<TraceList>("/traces", { data: [], meta: meta(0) });
     route("traces", <TracesPage />, "/projects/acme/chat/traces");
     expect(await screen.findByText("No traces yet")).toBeInTheDocument();
     expect(screen.getByText(/axonal keys create -p acme\/chat/)).toBeInTheDocument();
@@ -271,7 +274,7 @@ describe("a trace", () => {
 
 test("a session reads as a conversation, each turn linked to its trace", async () => {
   answer<SessionWithTraces>("/sessions/s-1", {
-    session: { id: "s-1", project_id: "p1", created_at: at(0), environment: "default", trace_ids: ["tr-1", "tr-2"] },
+    session: { id: "s-1", project_id: "p1", created_at: at(0), environment: "default", trace_ids: ["tr-1", "tr-2"], trace_count: 2, total_cost: 0.0246 },
     traces: [traceView(), traceView({ id: "tr-2", timestamp: at(5000), input: "and tomorrow?", output: { forecast: "rain" } })],
   });
   route("sessions/:sessionId", <SessionPage />, "/projects/acme/chat/sessions/s-1");

@@ -2,15 +2,14 @@
 import type { components } from "../../api/schema";
 
 type Schemas = components["schemas"];
-export type TraceRow = Schemas["TraceRow"];
-export type TraceRows = Schemas["TraceRows"];
+export type TracePage = Schemas["TracePage"];
 export type TraceView = Schemas["TraceView"];
 export type TraceDetail = Schemas["TraceDetail"];
 export type ObservationView = Schemas["ObservationView"];
 export type ScoreView = Schemas["ScoreView"];
 export type ScorePage = Schemas["ScorePage"];
-export type SessionRow = Schemas["SessionRow"];
-export type SessionRows = Schemas["SessionRows"];
+export type SessionView = Schemas["SessionView"];
+export type SessionPage = Schemas["SessionPage"];
 export type SessionWithTraces = Schemas["SessionWithTraces"];
 export type UserView = Schemas["UserView"];
 export type UserPage = Schemas["UserPage"];
