@@ -1,4 +1,5 @@
 /** The trace itself: who and when, its totals, tags, scores, input, output and metadata. */
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { JsonView } from "../../components/JsonView";
 import { formatCost, formatDuration, formatNumber, formatTime } from "../../lib/format";
@@ -7,7 +8,7 @@ import { IoView } from "./Conversation";
 import { ScoreChips } from "./shared";
 import type { TraceDetail } from "./types";
 
-function Card({ label, field, children }: { label: string; field: string; children: React.ReactNode }) {
+function Card({ label, field, children }: { label: string; field: string; children: ReactNode }) {
   return (
     <div className="card" data-field={field}>
       <div className="label">{label}</div>
