@@ -4,9 +4,10 @@ import { Layout } from "./components/Layout";
 import { RouteError } from "./components/RouteError";
 import { page } from "./lib/lazy";
 import { runsRoutes } from "./pages/runs/routes";
+import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...tracesRoutes];
 
 export const routes: RouteObject[] = [
   {

@@ -14,7 +14,6 @@ from pydantic import Field
 from axonal_events.base import Payload
 from axonal_events.catalog import RunStatus
 from axonal_events.numbers import NON_FINITE_AS_STRINGS, MetricValue
-from axonal_events.trace_reads import PageMeta, TraceView
 
 __all__ = [
     "ComparedRun",
@@ -22,8 +21,6 @@ __all__ = [
     "EventsAccepted",
     "MetricsAccepted",
     "RunComparison",
-    "TraceRow",
-    "TraceRows",
 ]
 
 
@@ -66,14 +63,3 @@ class EventAccepted(Payload):
 
 class EventsAccepted(Payload):
     accepted: list[EventAccepted]
-
-
-class TraceRow(TraceView):
-    """A listed trace, with the tokens of all its observations."""
-
-    total_tokens: int = 0
-
-
-class TraceRows(Payload):
-    data: list[TraceRow]
-    meta: PageMeta

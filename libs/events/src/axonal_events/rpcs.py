@@ -85,6 +85,7 @@ from axonal_events.trace_reads import (
     ListScores,
     ListSessions,
     ListTraces,
+    ListUsers,
     ObservationPage,
     ObservationView,
     ScorePage,
@@ -92,6 +93,7 @@ from axonal_events.trace_reads import (
     SessionWithTraces,
     TraceDetail,
     TracePage,
+    UserPage,
 )
 from axonal_events.webhooks import (
     DeleteWebhook,
@@ -191,6 +193,9 @@ class Tracking:
     list_sessions = Rpc("tracking", "list_sessions", ListSessions, SessionPage, "Sessions.")
     get_session = Rpc(
         "tracking", "get_session", GetSession, SessionWithTraces, "A session with its traces."
+    )
+    list_users = Rpc(
+        "tracking", "list_users", ListUsers, UserPage, "Users of traces, with their totals."
     )
     create_model = Rpc(
         "tracking", "create_model", ModelSpec, ModelDefinition, "Define an LLM model's prices."

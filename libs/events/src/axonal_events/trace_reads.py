@@ -24,6 +24,7 @@ __all__ = [
     "ListScores",
     "ListSessions",
     "ListTraces",
+    "ListUsers",
     "ObservationPage",
     "ObservationView",
     "PageMeta",
@@ -36,6 +37,8 @@ __all__ = [
     "TraceDetail",
     "TracePage",
     "TraceView",
+    "UserPage",
+    "UserView",
 ]
 
 
@@ -75,6 +78,16 @@ class ListTraces(_Window):
     tags: list[str] = Field(default_factory=list, description="Traces having all of them.")
     release: str | None = None
     version: str | None = None
+    score_name: str | None = Field(default=None, description="Traces with a score of this name.")
+    score_min: float | None = Field(default=None, description="Its value at least this.")
+    score_max: float | None = Field(default=None, description="Its value at most this.")
+    page: int = Field(default=1, ge=1)
+    limit: int = Field(default=50, ge=1, le=1000)
+
+
+class ListUsers(_Window):
+    """The users named by traces (of the window, by trace time), the most recently seen first."""
+
     page: int = Field(default=1, ge=1)
     limit: int = Field(default=50, ge=1, le=1000)
 
@@ -164,6 +177,9 @@ class TraceView(Payload):
     updated_at: datetime
     latency: float | None = Field(default=None, description="Seconds, first start to last end.")
     total_cost: float = 0.0
+    input_tokens: int = Field(default=0, description="Of its observations, as the rest below.")
+    output_tokens: int = 0
+    total_tokens: int = Field(default=0, description="Each observation's total, else its sum.")
     observation_ids: list[str] = Field(default_factory=list)
     score_ids: list[str] = Field(default_factory=list)
 
@@ -271,6 +287,11 @@ class SessionView(Payload):
     created_at: datetime
     environment: str = "default"
     trace_ids: list[str] = Field(default_factory=list)
+    trace_count: int = 0
+    first_trace_at: datetime | None = None
+    last_trace_at: datetime | None = None
+    total_cost: float = Field(default=0.0, description="Of its traces' observations.")
+    user_ids: list[str] = Field(default_factory=list, description="Of its traces, sorted.")
 
 
 class SessionPage(Payload):
@@ -281,3 +302,21 @@ class SessionPage(Payload):
 class SessionWithTraces(Payload):
     session: SessionView
     traces: list[TraceView]
+
+
+class UserView(Payload):
+    """A user of traces: how many, when, and what their observations used and cost."""
+
+    user_id: str
+    trace_count: int
+    first_seen: datetime
+    last_seen: datetime
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    total_cost: float = 0.0
+
+
+class UserPage(Payload):
+    data: list[UserView]
+    meta: PageMeta

@@ -22,6 +22,7 @@ from axonal_api.routes import (
     events,
     health,
     llm_models,
+    llm_v1,
     metrics,
     projects,
     public_ingest,
@@ -106,6 +107,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         projects,
         api_keys,
         traces_v1,
+        llm_v1,
         llm_models,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])

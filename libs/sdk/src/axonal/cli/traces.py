@@ -63,13 +63,13 @@ def ls(
     api_url: ApiUrl = None,
 ) -> None:
     """List the newest traces: time, name, user, session, observations, latency, tokens, cost."""
-    from axonal_events.answers import TraceRows  # noqa: PLC0415
+    from axonal_events.trace_reads import TracePage  # noqa: PLC0415
 
     path = guarded(lambda: _path(project))
     params = {"user": user, "session": session, "name": name, "tag": tag or [], "limit": limit}
     with api(api_url) as client:
         found = client.get(
-            path, TraceRows, params={k: v for k, v in params.items() if v is not None}
+            path, TracePage, params={k: v for k, v in params.items() if v is not None}
         )
     if as_json:
         print_json(found)

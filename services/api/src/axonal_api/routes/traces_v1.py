@@ -1,12 +1,12 @@
 """``/api/v1/{owner}/{project}/traces``: LLM traces with the platform's auth (the CLI's reads).
 
 The same tracking RPCs as the Langfuse-compatible ``/api/public`` reads, for callers that hold
-the api token rather than a project key. Listed traces also carry their token total.
+the api token rather than a project key (the CLI and the web UI).
 """
 
 from __future__ import annotations
 
-import asyncio
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -15,10 +15,9 @@ from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
-from axonal_events.answers import TraceRow, TraceRows
 from axonal_events.identity import ListProjectsRequest
 from axonal_events.rpcs import Identity, Tracking
-from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail
+from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail, TracePage
 
 __all__ = ["project_id_of", "router"]
 
@@ -37,12 +36,6 @@ async def project_id_of(gw: Gateway, owner: str, project: str) -> str:
     raise ApiError(404, "not_found", f"project {owner}/{project} not found")
 
 
-def _tokens(detail: TraceDetail) -> int:
-    return sum(
-        o.usage_details.get("total", sum(o.usage_details.values())) for o in detail.observations
-    )
-
-
 @router.get("", summary="List LLM traces, newest first")
 async def list_traces(
     gw: GatewayDep,
@@ -52,9 +45,15 @@ async def list_traces(
     session: Text = None,
     name: Text = None,
     tag: Annotated[list[str] | None, Query(description="Traces having all of them.")] = None,
+    environment: Annotated[list[str] | None, Query(description="Any of them.")] = None,
+    from_timestamp: Annotated[datetime | None, Query(description="At or after.")] = None,
+    to_timestamp: Annotated[datetime | None, Query(description="Before.")] = None,
+    score_name: Annotated[str | None, Query(max_length=1000, description="Scored so.")] = None,
+    score_min: Annotated[float | None, Query(description="That score at least.")] = None,
+    score_max: Annotated[float | None, Query(description="That score at most.")] = None,
     page: Annotated[int, Query(ge=1)] = 1,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-) -> TraceRows:
+) -> TracePage:
     project_id = await project_id_of(gw, owner, project)
     query = ListTraces(
         project_id=project_id,
@@ -62,18 +61,16 @@ async def list_traces(
         session_id=session,
         name=name,
         tags=tag or [],
+        environment=environment or [],
+        from_timestamp=from_timestamp,
+        to_timestamp=to_timestamp,
+        score_name=score_name,
+        score_min=score_min,
+        score_max=score_max,
         page=page,
         limit=limit,
     )
-    found = await gw.call(Tracking.list_traces, query)
-    details = await asyncio.gather(
-        *(gw.call(Tracking.get_trace, GetTrace(project_id=project_id, id=t.id)) for t in found.data)
-    )
-    rows = [
-        TraceRow(**trace.model_dump(), total_tokens=_tokens(detail))
-        for trace, detail in zip(found.data, details, strict=True)
-    ]
-    return TraceRows(data=rows, meta=found.meta)
+    return await gw.call(Tracking.list_traces, query)
 
 
 @router.get("/{trace_id}", summary="A trace with its observations and scores")

@@ -11,11 +11,13 @@ from axonal_events.trace_reads import (
     ListScores,
     ListSessions,
     ListTraces,
+    ListUsers,
     ObservationView,
     PageMeta,
     ScoreView,
     SessionView,
     TraceView,
+    UserView,
 )
 from axonal_traces.pricing import shipped_models
 from axonal_tracking.domain import cursors
@@ -29,6 +31,7 @@ __all__ = [
     "list_scores",
     "list_sessions",
     "list_traces",
+    "list_users",
     "observations_of",
     "priced",
     "scores_of",
@@ -63,14 +66,26 @@ class _Where:
         return f"${len(self.args)}"
 
 
+def _usage(key: str) -> str:
+    """The sum over observations of one usage type (``total``: that, else of every type)."""
+    if key != "total":
+        return f"coalesce(sum((o.usage_details->>'{key}')::bigint), 0)"
+    every = "(SELECT sum(v::bigint) FROM jsonb_each_text(o.usage_details) u(k, v))"
+    return f"coalesce(sum(coalesce((o.usage_details->>'total')::bigint, {every})), 0)"
+
+
 _TRACE_COLUMNS = (
     "t.project_id, t.id, t.timestamp, t.name, t.user_id, t.session_id, t.input, t.output, "
     "t.metadata, t.tags, t.public, t.release, t.version, t.environment, t.run_uuid, "
     "t.created_at, t.updated_at, "
     "coalesce(a.observation_ids, '{}') AS observation_ids, coalesce(a.total_cost, 0) AS "
-    "total_cost, a.latency, coalesce(s.score_ids, '{}') AS score_ids "
+    "total_cost, a.latency, coalesce(s.score_ids, '{}') AS score_ids, "
+    "coalesce(a.input_tokens, 0) AS input_tokens, coalesce(a.output_tokens, 0) AS output_tokens, "
+    "coalesce(a.total_tokens, 0) AS total_tokens "
     "FROM traces t "
     "LEFT JOIN LATERAL (SELECT array_agg(o.id ORDER BY o.start_time) AS observation_ids, "
+    f"{_usage('input')} AS input_tokens, {_usage('output')} AS output_tokens, "
+    f"{_usage('total')} AS total_tokens, "
     "sum(o.total_cost) AS total_cost, extract(epoch FROM max(coalesce(o.end_time, "
     "o.start_time)) - min(o.start_time))::float8 AS latency FROM observations o "
     "WHERE o.project_id = t.project_id AND o.trace_id = t.id) a ON true "
@@ -108,6 +123,16 @@ async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView],
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("tags @> {}::text[]", q.tags)
     where.window(q, "timestamp")
+    if q.score_name is not None:
+        scored = f"sc.name = {where.next(q.score_name)}"
+        if q.score_min is not None:
+            scored += f" AND sc.value >= {where.next(q.score_min)}"
+        if q.score_max is not None:
+            scored += f" AND sc.value <= {where.next(q.score_max)}"
+        where.clauses.append(
+            "EXISTS (SELECT 1 FROM scores sc WHERE sc.project_id = t.project_id "
+            f"AND sc.trace_id = t.id AND {scored})"
+        )
     total = await conn.fetchval(f"SELECT count(*) FROM traces t WHERE {where.sql()}", *where.args)
     limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
     rows = await conn.fetch(
@@ -283,10 +308,17 @@ async def list_scores(
     return found, PageMeta.of(q.page, q.limit, total), cursor
 
 
-_SESSION_COLUMNS = (
-    "x.project_id, x.id, x.created_at, x.environment, "
-    "coalesce((SELECT array_agg(t.id ORDER BY t.timestamp) FROM traces t "
-    "WHERE t.project_id = x.project_id AND t.session_id = x.id), '{}') AS trace_ids"
+_SESSIONS = (  # with the totals of their traces
+    "SELECT x.project_id, x.id, x.created_at, x.environment, "
+    "coalesce(g.trace_ids, '{}') AS trace_ids, coalesce(g.trace_count, 0) AS trace_count, "
+    "g.first_trace_at, g.last_trace_at, coalesce(g.total_cost, 0) AS total_cost, "
+    "coalesce(g.user_ids, '{}') AS user_ids FROM sessions x "
+    "LEFT JOIN LATERAL (SELECT array_agg(t.id ORDER BY t.timestamp) AS trace_ids, "
+    "count(*) AS trace_count, min(t.timestamp) AS first_trace_at, "
+    "max(t.timestamp) AS last_trace_at, sum((SELECT sum(o.total_cost) FROM observations o "
+    "WHERE o.project_id = t.project_id AND o.trace_id = t.id)) AS total_cost, "
+    "array_agg(DISTINCT t.user_id) FILTER (WHERE t.user_id IS NOT NULL) AS user_ids "
+    "FROM traces t WHERE t.project_id = x.project_id AND t.session_id = x.id) g ON true"
 )
 
 
@@ -296,7 +328,7 @@ async def list_sessions(conn: Connection, q: ListSessions) -> tuple[list[Session
     total = await conn.fetchval(f"SELECT count(*) FROM sessions x WHERE {where.sql()}", *where.args)
     limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
     rows = await conn.fetch(
-        f"SELECT {_SESSION_COLUMNS} FROM sessions x WHERE {where.sql()} "
+        f"{_SESSIONS} WHERE {where.sql()} "
         f"ORDER BY x.created_at DESC, x.id LIMIT {limit} OFFSET {offset}",
         *where.args,
     )
@@ -307,7 +339,7 @@ async def get_session(
     conn: Connection, project_id: str, session_id: str
 ) -> tuple[SessionView, list[TraceView]] | None:
     row = await conn.fetchrow(
-        f"SELECT {_SESSION_COLUMNS} FROM sessions x WHERE x.project_id = $1 AND x.id = $2",
+        f"{_SESSIONS} WHERE x.project_id = $1 AND x.id = $2",
         project_id,
         session_id,
     )
@@ -320,3 +352,30 @@ async def get_session(
         session_id,
     )
     return SessionView.model_validate(dict(row)), [_trace(r) for r in traces]
+
+
+async def list_users(conn: Connection, q: ListUsers) -> tuple[list[UserView], PageMeta]:
+    """Traces grouped by their user, with what their observations used and cost."""
+    where = _Where(q.project_id, "t")
+    where.clauses.append("t.user_id IS NOT NULL")
+    where.window(q, "timestamp")
+    total = await conn.fetchval(
+        f"SELECT count(DISTINCT t.user_id) FROM traces t WHERE {where.sql()}", *where.args
+    )
+    limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
+    rows = await conn.fetch(
+        "SELECT t.user_id, count(*) AS trace_count, min(t.timestamp) AS first_seen, "
+        "max(t.timestamp) AS last_seen, coalesce(sum(a.input_tokens), 0) AS input_tokens, "
+        "coalesce(sum(a.output_tokens), 0) AS output_tokens, "
+        "coalesce(sum(a.total_tokens), 0) AS total_tokens, "
+        "coalesce(sum(a.total_cost), 0) AS total_cost FROM traces t "
+        f"LEFT JOIN LATERAL (SELECT {_usage('input')} AS input_tokens, "
+        f"{_usage('output')} AS output_tokens, {_usage('total')} AS total_tokens, "
+        "sum(o.total_cost) AS total_cost FROM observations o "
+        "WHERE o.project_id = t.project_id AND o.trace_id = t.id) a ON true "
+        f"WHERE {where.sql()} GROUP BY t.user_id "
+        f"ORDER BY max(t.timestamp) DESC, t.user_id LIMIT {limit} OFFSET {offset}",
+        *where.args,
+    )
+    found = [UserView.model_validate(dict(r)) for r in rows]
+    return found, PageMeta.of(q.page, q.limit, total)

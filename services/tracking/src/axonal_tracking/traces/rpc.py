@@ -15,6 +15,7 @@ from axonal_events.trace_reads import (
     ListScores,
     ListSessions,
     ListTraces,
+    ListUsers,
     ObservationPage,
     ObservationView,
     ScorePage,
@@ -22,6 +23,7 @@ from axonal_events.trace_reads import (
     SessionWithTraces,
     TraceDetail,
     TracePage,
+    UserPage,
 )
 from axonal_tracking.context import Context
 from axonal_tracking.domain.cursors import InvalidCursor
@@ -35,6 +37,7 @@ __all__ = [
     "list_scores",
     "list_sessions",
     "list_traces",
+    "list_users",
     "register",
 ]
 
@@ -103,6 +106,12 @@ async def get_session(ctx: Context, request: GetSession) -> SessionWithTraces:
     return SessionWithTraces(session=found[0], traces=found[1])
 
 
+async def list_users(ctx: Context, request: ListUsers) -> UserPage:
+    async with ctx.pool.acquire() as conn:
+        data, meta = await queries.list_users(conn, request)
+    return UserPage(data=data, meta=meta)
+
+
 def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_traces, list_traces)
     ctx.serve(Tracking.get_trace, get_trace)
@@ -111,3 +120,4 @@ def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_scores, list_scores)
     ctx.serve(Tracking.list_sessions, list_sessions)
     ctx.serve(Tracking.get_session, get_session)
+    ctx.serve(Tracking.list_users, list_users)

@@ -1,0 +1,124 @@
+"""``/api/v1/{owner}/{project}/sessions``, ``users`` and ``scores``: LLM reads with the api token.
+
+The same tracking RPCs as the Langfuse-compatible ``/api/public`` reads, for callers that hold
+the api token rather than a project key (the web UI).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from axonal_api.deps import GatewayDep
+from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_api.routes.traces_v1 import project_id_of
+from axonal_events.rpcs import Tracking
+from axonal_events.trace_reads import (
+    GetSession,
+    ListScores,
+    ListSessions,
+    ListUsers,
+    ScorePage,
+    SessionPage,
+    SessionWithTraces,
+    UserPage,
+)
+from axonal_events.traces import ScoreDataType, ScoreSource
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/v1/{owner}/{project}", tags=["traces"], responses=ERRORS)
+
+Page = Annotated[int, Query(ge=1)]
+Limit = Annotated[int, Query(ge=1, le=100)]
+Time = Annotated[datetime | None, Query()]
+Many = Annotated[list[str] | None, Query(description="Any of them.")]
+
+
+@router.get("/sessions", summary="List LLM sessions, newest first, with their traces' totals")
+async def list_sessions(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    environment: Many = None,
+    from_timestamp: Time = None,
+    to_timestamp: Time = None,
+    page: Page = 1,
+    limit: Limit = 20,
+) -> SessionPage:
+    project_id = await project_id_of(gw, owner, project)
+    query = ListSessions(
+        project_id=project_id,
+        environment=environment or [],
+        from_timestamp=from_timestamp,
+        to_timestamp=to_timestamp,
+        page=page,
+        limit=limit,
+    )
+    return await gw.call(Tracking.list_sessions, query)
+
+
+@router.get("/sessions/{session_id}", summary="An LLM session with its traces, in time order")
+async def get_session(
+    gw: GatewayDep, owner: Owner, project: Project, session_id: str
+) -> SessionWithTraces:
+    project_id = await project_id_of(gw, owner, project)
+    return await gw.call(Tracking.get_session, GetSession(project_id=project_id, id=session_id))
+
+
+@router.get("/users", summary="Users of LLM traces, the most recently seen first, with totals")
+async def list_users(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    environment: Many = None,
+    from_timestamp: Time = None,
+    to_timestamp: Time = None,
+    page: Page = 1,
+    limit: Limit = 20,
+) -> UserPage:
+    project_id = await project_id_of(gw, owner, project)
+    query = ListUsers(
+        project_id=project_id,
+        environment=environment or [],
+        from_timestamp=from_timestamp,
+        to_timestamp=to_timestamp,
+        page=page,
+        limit=limit,
+    )
+    return await gw.call(Tracking.list_users, query)
+
+
+@router.get("/scores", summary="List scores, newest first")
+async def list_scores(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    name: Many = None,
+    source: Annotated[list[ScoreSource] | None, Query(description="Any of them.")] = None,
+    data_type: Annotated[list[ScoreDataType] | None, Query(description="Any of them.")] = None,
+    trace_id: Many = None,
+    observation_id: Many = None,
+    session_id: Many = None,
+    from_timestamp: Time = None,
+    to_timestamp: Time = None,
+    page: Page = 1,
+    limit: Limit = 20,
+) -> ScorePage:
+    project_id = await project_id_of(gw, owner, project)
+    query = ListScores(
+        project_id=project_id,
+        name=name or [],
+        source=source or [],
+        data_type=data_type or [],
+        trace_id=trace_id or [],
+        observation_id=observation_id or [],
+        session_id=session_id or [],
+        from_timestamp=from_timestamp,
+        to_timestamp=to_timestamp,
+        page=page,
+        limit=limit,
+    )
+    return await gw.call(Tracking.list_scores, query)
