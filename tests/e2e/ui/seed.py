@@ -13,6 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from axonal_testing.stack import RunningStack, stack_env
 from axonal_testing.waiting import wait_for_sync
 
@@ -93,6 +95,10 @@ def _trace(stack: RunningStack) -> str:
         return result.returncode == 0 and len(json.loads(result.stdout)["observations"]) == 3
 
     wait_for_sync(stored, timeout=60, message=f"trace {trace_id} stored")
+    score = {"traceId": trace_id, "name": "correctness", "value": 0.9, "comment": "checked"}
+    auth = (keys["env"]["LANGFUSE_PUBLIC_KEY"], keys["env"]["LANGFUSE_SECRET_KEY"])
+    api_url = str(stack.status["api_url"])
+    httpx.post(f"{api_url}/api/public/scores", json=score, auth=auth, timeout=30).raise_for_status()
     return trace_id
 
 
@@ -100,7 +106,9 @@ def seed(stack: RunningStack, receiver: Receiver) -> Seeded:
     """Send everything; return once it is all stored."""
     created = stack.cli("project", "create", PROJECT)
     assert created.returncode == 0, created.stderr
-    hook = _cli_json(stack, "webhooks", "create", receiver.url, "-e", "run.succeeded", "-p", PROJECT)
+    hook = _cli_json(
+        stack, "webhooks", "create", receiver.url, "-e", "run.succeeded", "-p", PROJECT
+    )
     _run(stack, "demo-dag.yaml")
     _run(stack, "demo-sweep.yaml")
     runs = _cli_json(stack, "ops", "ls", "-p", PROJECT)["runs"]

@@ -64,11 +64,15 @@ async def test_artifacts_are_listed_and_previewed(page: Page, ui_url: str, seede
     await expect(cells.first).to_have_attribute("data-value", "8")
     await screenshot(page, "run-artifacts-confusion")
     await page.get_by_role("button", name="Preview roc").click()
-    await expect(page.get_by_role("region", name="Preview of roc").locator("canvas")).to_be_visible()
+    await expect(
+        page.get_by_role("region", name="Preview of roc").locator("canvas")
+    ).to_be_visible()
     await page.get_by_role("button", name="Preview predictions").click()
     await expect(page.get_by_role("region", name="Preview of predictions")).to_contain_text("dog")
     await page.get_by_role("button", name="Preview digits").click()
-    await expect(page.get_by_role("region", name="Preview of digits").locator("img")).to_be_visible()
+    await expect(
+        page.get_by_role("region", name="Preview of digits").locator("img")
+    ).to_be_visible()
     await screenshot(page, "run-artifacts")
 
 
