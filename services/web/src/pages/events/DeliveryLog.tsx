@@ -176,18 +176,20 @@ function DeliveryTable({ rows, onReplay }: { rows: Delivery[]; onReplay: (id: st
                 <td className="error small">{last?.error ?? ""}</td>
                 <td>{formatTime(d.created_at)}</td>
                 <td>{formatTime(d.updated_at)}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    aria-expanded={expanded}
-                    aria-controls={`attempts-${d.id}`}
-                    aria-label={`Attempts of ${d.id}`}
-                    disabled={d.attempts.length === 0}
-                    onClick={() => setOpen(expanded ? null : d.id)}
-                  >
-                    Attempts
-                  </button>
-                  <ConfirmButton label="Replay" question={`Send delivery ${d.id} (${d.event_type}) again?`} onConfirm={() => onReplay(d.id)} />
+                <td>
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      aria-expanded={expanded}
+                      aria-controls={`attempts-${d.id}`}
+                      aria-label={`Attempts of ${d.id}`}
+                      disabled={d.attempts.length === 0}
+                      onClick={() => setOpen(expanded ? null : d.id)}
+                    >
+                      Attempts
+                    </button>
+                    <ConfirmButton label="Replay" question={`Send delivery ${d.id} (${d.event_type}) again?`} onConfirm={() => onReplay(d.id)} />
+                  </div>
                 </td>
               </tr>
               {expanded && (
