@@ -3,11 +3,12 @@ import type { RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { RouteError } from "./components/RouteError";
 import { page } from "./lib/lazy";
+import { eventsRoutes } from "./pages/events/routes";
 import { runsRoutes } from "./pages/runs/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...tracesRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...tracesRoutes, ...eventsRoutes];
 
 export const routes: RouteObject[] = [
   {

@@ -61,6 +61,8 @@ async def test_routes_manage_connections_and_alert_routes(
     again = await http.post(f"{base}/chat/deliveries/{event.id}/replay")
     assert again.json() == {"replayed": 1}
     await wait_for(lambda: len(receiver.delivered()) == 2, message="replayed")
+    since = {"since": delivery["created_at"]}
+    assert (await http.post(f"{base}/chat/replay", json=since)).json() == {"replayed": 0}
 
     routes = f"/api/v1/{name}/alert-routes"
     route = await http.post(

@@ -2,6 +2,7 @@
 cut by the timeout, refused for forbidden targets, replayed on request."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from pydantic import ValidationError
@@ -168,8 +169,20 @@ async def test_replay_sends_a_dead_delivery_again(notifications, nats_client, re
 
     [delivery] = await wait_for(dead, message="dead after the schedule")
     assert [a.status_code for a in delivery.attempts] == [503] * 4  # 1 + 3 retries
+    second = timedelta(seconds=1)
+    for window in (
+        {"until": delivery.created_at},  # the window ends before it
+        {"since": delivery.created_at + second},  # the window starts after it
+    ):
+        outside = ReplayDeliveries(project=hook.project, webhook_id=hook.id, **window)
+        assert (await call(nats_client, notifications, Notifications.replay, outside)).replayed == 0
     receiver.status = 200
-    replay = ReplayDeliveries(project=hook.project, webhook_id=hook.id)
+    replay = ReplayDeliveries(
+        project=hook.project,
+        webhook_id=hook.id,
+        since=delivery.created_at,
+        until=delivery.created_at + second,
+    )
     result = await call(nats_client, notifications, Notifications.replay, replay)
     assert result.replayed == 1
     await wait_for(receiver.delivered, message="replayed delivery arrives")

@@ -59,6 +59,9 @@ async def test_routes_manage_subscriptions_and_show_deliveries(
     await wait_for(lambda: len(receiver.delivered()) == 2, message="replayed")
     dead = await http.post(f"{base}/{hook['id']}/replay")
     assert dead.json() == {"replayed": 0}
+    window = {"since": "2026-01-01T00:00:00Z", "until": "2026-01-02T00:00:00Z"}
+    in_window = await http.post(f"{base}/{hook['id']}/replay", json=window)
+    assert in_window.json() == {"replayed": 0}
     deleted = await http.delete(f"{base}/{hook['id']}")
     assert deleted.json() == {"webhooks": []}
 
@@ -86,6 +89,10 @@ async def test_bad_input_is_a_readable_4xx(http, notifications):
         assert unknown.status_code == 404
         assert unknown.json()["code"] == "not_found"
     assert (await http.get(f"{base}/not-an-id/deliveries")).status_code == 422
+    backwards = {"since": "2026-01-02T00:00:00Z", "until": "2026-01-01T00:00:00Z"}
+    reversed_window = await http.post(f"{base}/{missing}/replay", json=backwards)
+    assert reversed_window.status_code == 422
+    assert "since must be before until" in reversed_window.text
     status = await http.get(f"{base}/{missing}/deliveries", params={"status": "lost"})
     assert status.status_code == 422
 

@@ -19,7 +19,7 @@ from pydantic import Field, field_validator, model_validator
 
 from axonal_events.base import Payload
 from axonal_events.catalog import CATALOG
-from axonal_events.webhooks import DeliveryStatus, matching_event_types
+from axonal_events.webhooks import DeliveryStatus, ReplaySelection, matching_event_types
 
 __all__ = [
     "PAGERDUTY_EVENTS_URL",
@@ -199,10 +199,8 @@ class ConnectionDeliveries(ConnectionRef):
     limit: int = Field(default=100, ge=1, le=1000)
 
 
-class ReplayConnection(ConnectionRef):
-    """Send one delivery again, or (``delivery_id`` unset) every dead one of the connection."""
-
-    delivery_id: str | None = Field(default=None, min_length=1, max_length=100)
+class ReplayConnection(ConnectionRef, ReplaySelection):
+    """Send one delivery through the connection again, or every dead one (in the window)."""
 
 
 def known_event_patterns(patterns: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from axonal_events.base import Payload
 from axonal_events.catalog import CATALOG
@@ -29,6 +29,8 @@ __all__ = [
     "ListWebhooks",
     "ReplayDeliveries",
     "ReplayResult",
+    "ReplaySelection",
+    "ReplayWindow",
     "WebhookConfig",
     "WebhookInfo",
     "WebhookList",
@@ -182,12 +184,37 @@ class ListDeliveries(Payload):
     limit: int = Field(default=100, ge=1, le=1000)
 
 
-class ReplayDeliveries(Payload):
-    """Send one delivery again, or (``delivery_id`` unset) every dead one of the subscription."""
+class ReplayWindow(Payload):
+    """Which dead deliveries to send again: those created in ``[since, until)``; an unset
+    bound leaves that side open."""
+
+    since: datetime | None = Field(default=None, description="Created at or after this time.")
+    until: datetime | None = Field(default=None, description="Created before this time.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ReplayWindow:
+        if self.since is not None and self.until is not None and self.since >= self.until:
+            raise ValueError("since must be before until")
+        return self
+
+
+class ReplaySelection(ReplayWindow):
+    """One delivery (``delivery_id``, whatever its status), or every dead one in the window."""
+
+    delivery_id: str | None = Field(default=None, min_length=1, max_length=100)
+
+    @model_validator(mode="after")
+    def _one_or_window(self) -> ReplaySelection:
+        if self.delivery_id is not None and (self.since or self.until):
+            raise ValueError("a delivery_id replays that delivery: it takes no since or until")
+        return self
+
+
+class ReplayDeliveries(ReplaySelection):
+    """Send one delivery of the subscription again, or every dead one (in the window)."""
 
     project: str = Field(pattern=_PROJECT)
     webhook_id: str = Field(pattern=_ID)
-    delivery_id: str | None = Field(default=None, min_length=1, max_length=100)
 
 
 class ReplayResult(Payload):

@@ -3,12 +3,19 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./schema";
 import { getToken } from "../lib/token";
 
-/** An API failure, with the api's own `{code, message}` when it sent one. */
+/** One problem of a request the api refused: where (`body.url`) and what. */
+export interface ErrorDetail {
+  location: string;
+  message: string;
+}
+
+/** An API failure, with the api's own `{code, message, details}` when it sent one. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: ErrorDetail[] = [],
   ) {
     super(message);
     this.name = "ApiError";
@@ -49,12 +56,21 @@ export async function unwrap<T>(reply: Promise<Reply<T>>): Promise<T> {
 
 export function errorOf(status: number, body: unknown): ApiError {
   if (body && typeof body === "object") {
-    const doc = body as { code?: unknown; message?: unknown; detail?: unknown };
+    const doc = body as { code?: unknown; message?: unknown; detail?: unknown; details?: unknown };
     if (typeof doc.message === "string") {
-      return new ApiError(status, String(doc.code ?? status), doc.message);
+      return new ApiError(status, String(doc.code ?? status), doc.message, detailsOf(doc.details));
     }
     if (typeof doc.detail === "string") return new ApiError(status, String(status), doc.detail);
   }
   if (typeof body === "string" && body) return new ApiError(status, String(status), body);
   return new ApiError(status, String(status), `The api answered ${status}.`);
+}
+
+function detailsOf(value: unknown): ErrorDetail[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    if (!item || typeof item !== "object") return [];
+    const { location, message } = item as { location?: unknown; message?: unknown };
+    return typeof message === "string" ? [{ location: typeof location === "string" ? location : "", message }] : [];
+  });
 }

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path, Query
 
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_api.routes.webhooks import replay_bounds
 from axonal_events.connections import (
     AlertRouteConfig,
     AlertRouteInfo,
@@ -31,7 +32,7 @@ from axonal_events.connections import (
     ReplayConnection,
 )
 from axonal_events.rpcs import Notifications
-from axonal_events.webhooks import DeliveryList, DeliveryStatus, ReplayResult
+from axonal_events.webhooks import DeliveryList, DeliveryStatus, ReplayResult, ReplayWindow
 
 __all__ = ["router"]
 
@@ -101,9 +102,14 @@ async def list_deliveries(
     return await gw.call(Notifications.connection_deliveries, query)
 
 
-@connections.post("/{name}/replay", summary="Send every dead delivery again")
-async def replay_dead(gw: GatewayDep, owner: Owner, project: Project, name: Name) -> ReplayResult:
-    query = ReplayConnection(project=f"{owner}/{project}", name=name)
+@connections.post(
+    "/{name}/replay",
+    summary="Send every dead delivery again, or those created in a time window",
+)
+async def replay_dead(
+    gw: GatewayDep, owner: Owner, project: Project, name: Name, window: ReplayWindow | None = None
+) -> ReplayResult:
+    query = ReplayConnection(project=f"{owner}/{project}", name=name, **replay_bounds(window))
     return await gw.call(Notifications.replay_connection, query)
 
 

@@ -7,12 +7,12 @@ creation (see the notifications service).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
 from axonal_api.deps import GatewayDep
-from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_events.rpcs import Notifications
 from axonal_events.webhooks import (
@@ -23,13 +23,14 @@ from axonal_events.webhooks import (
     ListWebhooks,
     ReplayDeliveries,
     ReplayResult,
+    ReplayWindow,
     WebhookConfig,
     WebhookInfo,
     WebhookList,
     WebhookSpec,
 )
 
-__all__ = ["router"]
+__all__ = ["replay_bounds", "router"]
 
 router = APIRouter(prefix="/api/v1/{owner}/{project}/webhooks", tags=["webhooks"], responses=ERRORS)
 WebhookId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The webhook's id.")]
@@ -75,22 +76,33 @@ async def list_deliveries(
     return await gw.call(Notifications.deliveries, query)
 
 
-@router.post("/{webhook_id}/replay", summary="Send every dead delivery again")
+@router.post(
+    "/{webhook_id}/replay",
+    summary="Send every dead delivery again, or those created in a time window",
+)
 async def replay_dead(
-    gw: GatewayDep, owner: Owner, project: Project, webhook_id: WebhookId
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    webhook_id: WebhookId,
+    window: ReplayWindow | None = None,
 ) -> ReplayResult:
-    return await _replay(gw, f"{owner}/{project}", webhook_id, None)
+    query = ReplayDeliveries(
+        project=f"{owner}/{project}", webhook_id=webhook_id, **replay_bounds(window)
+    )
+    return await gw.call(Notifications.replay, query)
 
 
 @router.post("/{webhook_id}/deliveries/{delivery_id}/replay", summary="Send one delivery again")
 async def replay_one(
     gw: GatewayDep, owner: Owner, project: Project, webhook_id: WebhookId, delivery_id: DeliveryId
 ) -> ReplayResult:
-    return await _replay(gw, f"{owner}/{project}", webhook_id, delivery_id)
-
-
-async def _replay(
-    gw: Gateway, project: str, webhook_id: str, delivery_id: str | None
-) -> ReplayResult:
-    query = ReplayDeliveries(project=project, webhook_id=webhook_id, delivery_id=delivery_id)
+    query = ReplayDeliveries(
+        project=f"{owner}/{project}", webhook_id=webhook_id, delivery_id=delivery_id
+    )
     return await gw.call(Notifications.replay, query)
+
+
+def replay_bounds(window: ReplayWindow | None) -> dict[str, datetime | None]:
+    """The ``since`` and ``until`` of a replay request's optional body."""
+    return {"since": None, "until": None} if window is None else window.model_dump()

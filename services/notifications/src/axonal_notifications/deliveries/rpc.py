@@ -48,7 +48,7 @@ async def deliveries(ctx: Context, request: ListDeliveries) -> DeliveryList:
 
 
 async def replay(ctx: Context, request: ReplayDeliveries) -> ReplayResult:
-    """Send a subscription's dead deliveries again, or the one ``request.delivery_id`` names."""
+    """Send a subscription's dead deliveries (in the window) again, or the one named."""
     async with ctx.pool.acquire() as conn:
         webhook = await _webhook(conn, request.project, request.webhook_id)
         if not webhook.enabled:
@@ -56,7 +56,7 @@ async def replay(ctx: Context, request: ReplayDeliveries) -> ReplayResult:
                 f"webhook {webhook.id} is disabled ({webhook.disabled_reason}): "
                 "create a new subscription to receive its events again"
             )
-        count = await store.replay(conn, webhook.id, request.delivery_id)
+        count = await store.replay(conn, webhook.id, request)
     if request.delivery_id is not None and count == 0:
         raise NotFound(f"not found: delivery {request.delivery_id} of webhook {webhook.id}")
     if count:
@@ -73,7 +73,7 @@ async def connection_deliveries(ctx: Context, request: ConnectionDeliveries) -> 
 
 
 async def replay_connection(ctx: Context, request: ReplayConnection) -> ReplayResult:
-    """Send a connection's dead deliveries again, or the one ``request.delivery_id`` names."""
+    """Send a connection's dead deliveries (in the window) again, or the one named."""
     async with ctx.pool.acquire() as conn:
         found = await _connection(conn, request.project, request.name)
         if not found.enabled:
@@ -81,7 +81,7 @@ async def replay_connection(ctx: Context, request: ReplayConnection) -> ReplayRe
                 f"connection {found.name!r} is disabled ({found.disabled_reason}): "
                 "create it again to deliver through it"
             )
-        count = await store.replay(conn, found.id, request.delivery_id)
+        count = await store.replay(conn, found.id, request)
     if request.delivery_id is not None and count == 0:
         raise NotFound(f"not found: delivery {request.delivery_id} of {found.name!r}")
     if count:

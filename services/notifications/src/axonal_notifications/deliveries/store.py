@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from axonal_db import Connection
-from axonal_events.webhooks import DeliveryAttempt, DeliveryInfo, DeliveryStatus
+from axonal_events.webhooks import DeliveryAttempt, DeliveryInfo, DeliveryStatus, ReplaySelection
 from axonal_notifications.domain.breaker import Circuit
 from axonal_notifications.domain.deliveries import Job, NewDelivery, Outcome, Verdict
 
@@ -206,15 +206,21 @@ async def list_for(
     ]
 
 
-async def replay(conn: Connection, target_id: str, event_id: str | None) -> int:
-    """Back to pending, due now, with a fresh retry schedule and the attempt log kept:
-    ``event_id``'s delivery (whatever its status), or every dead one; returns how many."""
+async def replay(conn: Connection, target_id: str, selection: ReplaySelection) -> int:
+    """Back to pending, due now, with a fresh retry schedule and the attempt log kept: the
+    selection's delivery (whatever its status), or every dead one created in its window;
+    returns how many."""
     status: str = await conn.execute(
         "UPDATE deliveries SET status = 'pending', round_start = attempts, "
         "next_attempt_at = now(), updated_at = now() WHERE target_id = $1 AND "
-        "CASE WHEN $2::text IS NULL THEN status = 'dead' ELSE event_id = $2 END",
+        "CASE WHEN $2::text IS NULL THEN status = 'dead' "
+        "AND ($3::timestamptz IS NULL OR created_at >= $3) "
+        "AND ($4::timestamptz IS NULL OR created_at < $4) "
+        "ELSE event_id = $2 END",
         target_id,
-        event_id,
+        selection.delivery_id,
+        selection.since,
+        selection.until,
     )
     return int(status.rsplit(" ", 1)[1])
 

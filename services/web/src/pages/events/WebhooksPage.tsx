@@ -1,0 +1,106 @@
+/** The project's webhook subscriptions: list, create (the signing secret shown once), delete. */
+import { useState } from "react";
+import { Link } from "react-router";
+import { api, unwrap } from "../../api/client";
+import { type FieldSpec, Form, type FormValues } from "../../components/Form";
+import { EmptyState, ErrorView, Loading } from "../../components/States";
+import { formatTime } from "../../lib/format";
+import { useProject } from "../../lib/params";
+import { list, text } from "../../lib/values";
+import { keys, useWebhooks } from "./queries";
+import { CreatePanel, DeleteButton, Enabled, EventFilter, projectPath, SigningSecret, useCreate } from "./shared";
+
+export const WEBHOOK_FIELDS: FieldSpec[] = [
+  { name: "url", label: "URL", required: true, placeholder: "https://ci.example.com/hook", hint: "Receives signed POSTs (Standard Webhooks)." },
+  { name: "events", label: "Events", required: true, placeholder: "run.*, metric.crossed", hint: "Event types or wildcards, comma-separated; * for all." },
+  { name: "kinds", label: "Only run kinds", placeholder: "job, dag" },
+  { name: "statuses", label: "Only statuses", placeholder: "failed, succeeded" },
+  { name: "tags", label: "Only with tags", placeholder: "nightly" },
+  { name: "description", label: "Description" },
+];
+
+export function webhookBody(values: FormValues) {
+  return {
+    url: text(values, "url"),
+    events: list(values, "events"),
+    kinds: list(values, "kinds"),
+    statuses: list(values, "statuses"),
+    tags: list(values, "tags"),
+    description: text(values, "description"),
+  };
+}
+
+export default function WebhooksPage() {
+  const { owner, project, base } = useProject();
+  const key = keys.webhooks(owner, project);
+  const hooks = useWebhooks(owner, project);
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = useCreate(
+    key,
+    (values) => unwrap(api.POST("/api/v1/{owner}/{project}/webhooks", { ...projectPath(owner, project), body: webhookBody(values) })),
+    (made) => setSecret(made.secret ?? null),
+  );
+  if (hooks.isPending) return <Loading what="Loading webhooks" />;
+  if (hooks.isError) return <ErrorView error={hooks.error} retry={() => void hooks.refetch()} />;
+  const rows = hooks.data.webhooks;
+  return (
+    <section>
+      <h1>Webhooks</h1>
+      {rows.length === 0 ? (
+        <EmptyState title="No webhooks yet" command={`axonal webhooks create https://ci.example.com/hook -e 'run.*' -p ${owner}/${project}`}>
+          A webhook receives the project's events as signed CloudEvents. Add one below or with the CLI.
+        </EmptyState>
+      ) : (
+        <table className="grid" aria-label="Webhooks">
+          <thead>
+            <tr>
+              <th>URL</th>
+              <th>Events</th>
+              <th>State</th>
+              <th>Created</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((hook) => (
+              <tr key={hook.id} data-webhook-id={hook.id}>
+                <td>
+                  <Link to={`${base}/webhooks/${hook.id}`} className="mono">
+                    {hook.url}
+                  </Link>
+                  {hook.description && <div className="muted small">{hook.description}</div>}
+                </td>
+                <td>
+                  <EventFilter events={hook.events} kinds={hook.kinds} statuses={hook.statuses} tags={hook.tags} />
+                </td>
+                <td>
+                  <Enabled enabled={hook.enabled} reason={hook.disabled_reason} />
+                </td>
+                <td>{formatTime(hook.created_at)}</td>
+                <td>
+                  <DeleteButton
+                    question={`Delete the webhook to ${hook.url} and its delivery log?`}
+                    queryKey={key}
+                    remove={() =>
+                      unwrap(
+                        api.DELETE("/api/v1/{owner}/{project}/webhooks/{webhook_id}", {
+                          params: { path: { owner, project, webhook_id: hook.id } },
+                        }),
+                      )
+                    }
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <CreatePanel title="New webhook" open={rows.length === 0}>
+        <Form label="Create webhook" fields={WEBHOOK_FIELDS} mutation={create} />
+      </CreatePanel>
+      <SigningSecret secret={secret} onClose={() => setSecret(null)} />
+    </section>
+  );
+}
