@@ -1,7 +1,8 @@
 """The UI's end-to-end tests share one stack, seeded once with real data.
 
-The stack is their own: its notifications service may post to the loopback receiver, and
-gives up on a delivery after two quick retries, so a failed delivery shows within seconds.
+The stack is their own: its notifications service gives up on a delivery after two quick
+retries, so a failed delivery shows within seconds, and a receiver's open circuit closes again
+after a second, so a replay is sent at once.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from axonal_testing.stack import RunningStack, running_stack
 from .seed import Receiver, Seeded, seed
 
 UI_STACK = {
-    "AXONAL_NOTIFICATIONS_ALLOW_HOSTS": "127.0.0.1",
     "AXONAL_NOTIFICATIONS_RETRY_SCHEDULE": "0.2,0.2",
+    "AXONAL_NOTIFICATIONS_BREAKER_COOLDOWN": "1",
 }
 
 
