@@ -202,3 +202,16 @@ def test_nats_config_is_valid_jetstream(where: str, tmp_path: Path) -> None:
         env={**os.environ, "SERVER_NAME": "nats-0"},  # the k8s config takes it from the pod name
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_image_serves_the_web_ui_where_the_api_looks_for_it() -> None:
+    from axonal_api.web_dist import source_web_dist  # noqa: PLC0415
+
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    runtime = dockerfile.rsplit("\nFROM ", 1)[1]
+    copied = re.search(r"^COPY --from=web \S+ (\S+)$", runtime, re.MULTILINE)
+    assert copied, "the runtime stage copies the UI's build"
+    in_image = Path("/app") / source_web_dist().relative_to(ROOT)
+    assert copied.group(1) == str(in_image)
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    assert "!docs/openapi.json" in ignored  # the UI's build reads the API's types from it
