@@ -17,6 +17,7 @@ __all__ = [
     "ListRuns",
     "LogLine",
     "LogPage",
+    "Objective",
     "ReadLogs",
     "RunCreated",
     "RunInfo",
@@ -33,6 +34,13 @@ Tag = Annotated[str, Field(min_length=1, max_length=100)]
 
 class GetRun(Payload):
     run_uuid: str
+
+
+class Objective(Payload):
+    """The metric a matrix optimizes, and in which direction."""
+
+    metric: str
+    optimization: Literal["maximize", "minimize"] = "maximize"
 
 
 class RunInfo(Payload):
@@ -64,6 +72,13 @@ class RunInfo(Payload):
     description: str | None = None
     tags: list[str] = Field(default_factory=list)
     progress: float | None = Field(default=None, description="0 to 1, as the run reports it.")
+    op_name: str | None = Field(default=None, description="A DAG op's name in its DAG.")
+    upstream: dict[str, list[str]] | None = Field(
+        default=None, description="A DAG's ops, each with the ops it waits for (its edges)."
+    )
+    objective: Objective | None = Field(
+        default=None, description="A matrix's metric to optimize, when its spec names one."
+    )
 
 
 class TrackRun(Payload):
