@@ -2,11 +2,11 @@
 import type { RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { RouteError } from "./components/RouteError";
-
-const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+import { page } from "./lib/lazy";
+import { compareRoutes } from "./pages/compare/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [];
+export const projectRoutes: RouteObject[] = [...compareRoutes];
 
 export const routes: RouteObject[] = [
   {

@@ -34,3 +34,10 @@ export function formatCost(usd: number | null | undefined): string {
   if (usd === 0) return "$0";
   return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(4)}`;
 }
+
+/** Any JSON value for a table cell: numbers and strings as {@link formatNumber}, others as JSON. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return "–";
+  if (typeof value === "number" || typeof value === "string") return formatNumber(value);
+  return JSON.stringify(value);
+}
