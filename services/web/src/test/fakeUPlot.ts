@@ -27,7 +27,7 @@ export class FakeUPlot {
   /** A selection from x ``lo`` to ``hi``, as a drag makes it. */
   drag(lo: number, hi: number): void {
     this.select = { left: lo, width: hi - lo, top: 0, height: 10 };
-    for (const hook of [this.opts.hooks?.setSelect ?? []].flat()) hook(this as unknown as uPlot);
+    for (const hook of [this.opts.hooks?.setSelect ?? []].flat()) hook?.(this as unknown as uPlot);
   }
 
   static join(tables: uPlot.AlignedData[]): uPlot.AlignedData {
