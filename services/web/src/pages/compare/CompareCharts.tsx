@@ -6,7 +6,7 @@ import { ChartControls, useChartSettings } from "../../components/charts/ChartCo
 import { MetricPanel, type PanelSeries } from "../../components/charts/MetricPanel";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { seriesQuery, startOf } from "../../lib/metrics";
-import { pollWhileLive } from "../../lib/runStatus";
+import { pollWhileLive, SERIES_POLL_MS } from "../../lib/runStatus";
 
 type ComparedRun = components["schemas"]["ComparedRun"];
 
@@ -19,7 +19,7 @@ interface Props {
 
 export function CompareCharts({ owner, project, runs, labels }: Props) {
   const [settings, change] = useChartSettings();
-  const live = pollWhileLive(runs.map((r) => r.status));
+  const live = pollWhileLive(runs.map((r) => r.status), SERIES_POLL_MS);
   const read = useQueries({
     queries: runs.map((r) => ({ ...seriesQuery(owner, project, r.uuid, settings.range), refetchInterval: live, placeholderData: keepPreviousData })),
     combine: (results) => ({

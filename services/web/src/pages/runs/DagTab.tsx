@@ -66,6 +66,7 @@ export default function DagTab() {
         nodesDraggable={false}
         nodesConnectable={false}
         fitView
+        fitViewOptions={{ maxZoom: 1 }}
         proOptions={{ hideAttribution: true }}
         onNodeClick={(_, node) => node.data.uuid && navigate(`${base}/runs/${node.data.uuid}`)}
         colorMode={colorMode}

@@ -7,14 +7,14 @@ import { MetricPanel } from "../../components/charts/MetricPanel";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { runQuery, seriesQuery, startOf } from "../../lib/metrics";
 import { useProject } from "../../lib/params";
-import { pollWhileLive } from "../../lib/runStatus";
+import { pollWhileLive, SERIES_POLL_MS } from "../../lib/runStatus";
 
 export default function MetricsTab() {
   const { uuid = "" } = useParams();
   const { owner, project } = useProject();
   const [settings, change] = useChartSettings();
   const run = useQuery({ ...runQuery(owner, project, uuid), refetchInterval: (q) => pollWhileLive([q.state.data?.status]) });
-  const live = run.data ? pollWhileLive([run.data.status]) : false;
+  const live = run.data ? pollWhileLive([run.data.status], SERIES_POLL_MS) : false;
   const metrics = useQuery({ ...seriesQuery(owner, project, uuid, settings.range), refetchInterval: live, placeholderData: keepPreviousData });
   const series = metrics.data?.series;
   const origin = run.data ? startOf(run.data) : Date.parse(series?.find((s) => s.points[0]?.at)?.points[0].at ?? "") || 0;

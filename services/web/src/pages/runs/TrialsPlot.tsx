@@ -4,7 +4,7 @@ import { axisOf, type Trial } from "./trials";
 
 const W = 860;
 const H = 300;
-const M = { top: 16, right: 40, bottom: 40, left: 60 };
+const M = { top: 16, right: 70, bottom: 40, left: 60 };
 
 interface Props {
   trials: Trial[];
@@ -24,7 +24,11 @@ export function TrialsPlot({ trials, params, scatterOf, objective, best }: Props
   const label = `${scatterOf ? `${scatterOf} against ${objective}` : `params against ${objective}`}, ${shown.length} trials`;
   return (
     <svg className="plot" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} data-trials={shown.length}>
-      {scatterOf ? <Scatter trials={shown} param={scatterOf} scoreAxis={scoreAxis} best={best} /> : <Parallel trials={shown} params={params} scoreAxis={scoreAxis} best={best} />}
+      {scatterOf ? (
+        <Scatter trials={shown} param={scatterOf} scoreAxis={scoreAxis} best={best} />
+      ) : (
+        <Parallel trials={shown} params={params} objective={objective} scoreAxis={scoreAxis} best={best} />
+      )}
       <text x={W - M.right} y={H - 8} textAnchor="end">
         {scatterOf ? `${scatterOf} →` : ""}
       </text>
@@ -49,8 +53,19 @@ function Ticks({ x, axis, anchor = "end" }: { x: number; axis: Axis; anchor?: "e
   );
 }
 
-function Parallel({ trials, params, scoreAxis, best }: { trials: Trial[]; params: string[]; scoreAxis: Axis; best: string | null }) {
-  const axes = [...params.map((p) => ({ name: p, axis: axisOf(trials.map((t) => t.params[p])), value: (t: Trial) => t.params[p] })), { name: "objective", axis: scoreAxis, value: (t: Trial) => t.objective }];
+interface ParallelProps {
+  trials: Trial[];
+  params: string[];
+  objective: string;
+  scoreAxis: Axis;
+  best: string | null;
+}
+
+function Parallel({ trials, params, objective, scoreAxis, best }: ParallelProps) {
+  const axes = [
+    ...params.map((p) => ({ name: p, axis: axisOf(trials.map((t) => t.params[p])), value: (t: Trial) => t.params[p] })),
+    { name: objective, axis: scoreAxis, value: (t: Trial) => t.objective },
+  ];
   const xOf = (i: number) => M.left + (axes.length < 2 ? 0 : (i * (W - M.left - M.right)) / (axes.length - 1));
   const ordered = [...trials.filter((t) => t.uuid !== best), ...trials.filter((t) => t.uuid === best)]; // the best on top
   return (
