@@ -57,6 +57,9 @@ async def test_dag_passes_outputs_through_ref(scheduler):
     assert b.inputs["x"] == 0.25
     kids = await scheduler.children(pipe)
     assert {k.status for k in kids.values()} == {"succeeded"}
+    # the graph as a reader draws it: the DAG's edges, each child's op
+    assert run.upstream == {"a": [], "b": ["a"], "c": ["a"], "d": ["b", "c"]}
+    assert {k.op_name: k.upstream for k in kids.values()} == dict.fromkeys("abcd")
 
     async def published():  # the outbox relay publishes after the commit
         kinds = [k for k, _ in await scheduler.events(pipe)]
@@ -154,6 +157,8 @@ async def test_metric_early_stopping_stops_the_rest(scheduler):
     sweep = await scheduler.submit(text)
     run = await scheduler.wait_status(sweep, "succeeded")
     assert run.reason == "MetricEarlyStopping"
+    assert run.objective is not None
+    assert (run.objective.metric, run.objective.optimization) == ("loss", "minimize")
     kids = await scheduler.children(sweep)
     assert sorted(k.status for k in kids.values()) == ["stopped", "stopped", "stopped", "succeeded"]
 
@@ -205,6 +210,8 @@ component:
     run = await scheduler.wait_status(tune, "queued")
     assert run.message == "waiting for the optimization service"
     assert run.children == 0
+    assert run.objective is not None
+    assert (run.objective.metric, run.objective.optimization) == ("loss", "minimize")
 
 
 async def test_dag_concurrency_bounds_running_ops(scheduler):

@@ -67,8 +67,18 @@ async def test_points_logged_over_http_are_read_back(http, platform, nats_client
     [loss] = await wait_for(read, message="50 points readable")
     assert len(loss["points"]) == 10
     assert loss["points"][-1] == {
-        "step": 49, "value": 1 / 50, "min": 1 / 50, "max": 1 / 46, "nans": 0
+        "step": 49, "value": 1 / 50, "min": 1 / 50, "max": 1 / 46, "nans": 0,
+        "at": at.replace("+00:00", "Z"),
     }  # fmt: skip
+
+    zoom = {"name": "loss", "points": 10, "first_step": 20, "last_step": 24}
+    [part] = (await http.get(url, params=zoom)).json()["series"]
+    assert [(p["step"], p["value"]) for p in part["points"]] == [
+        (s, 1 / (s + 1)) for s in range(20, 25)
+    ]
+    assert part["total"] == 5
+    backwards = await http.get(url, params={"first_step": 9, "last_step": 3})
+    assert backwards.status_code == 400, backwards.text
 
 
 async def test_non_finite_values_go_in_and_come_out_as_strings(

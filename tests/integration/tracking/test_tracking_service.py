@@ -67,6 +67,31 @@ async def test_points_are_stored_once_and_read_back_downsampled(
     assert latest.values == {run_uuid: {"loss": 9999.0, "acc": 9.0, "sparse": 2e6}}
 
 
+async def test_a_step_range_is_read_at_the_resolution_asked_for(
+    tracking, nats_client, database_url
+):
+    js, subjects = nats_client.jetstream(), tracking.subjects
+    run_uuid = await create_run(js, subjects)
+    for start in range(0, 100_000, 10_000):
+        await send(js, subjects, run_uuid, batch(run_uuid, "loss", range(start, start + 10_000)))
+    await wait_for(lambda: _count_is(database_url, run_uuid, 100_000), message="100,000 points")
+
+    def read(**fields):
+        return series(nats_client, subjects, ReadSeries(run_uuids=[run_uuid], **fields))
+
+    [overview] = (await read(points=1000)).series
+    assert (overview.total, len(overview.points)) == (100_000, 1000)
+    assert all(p.at is not None for p in overview.points)  # each bucket's last step's time
+    [zoomed] = (await read(points=1000, first_step=40_000, last_step=41_999)).series
+    assert (zoomed.total, len(zoomed.points)) == (2000, 1000)
+    assert zoomed.points[0].min == 40_000.0
+    assert zoomed.points[-1].step == 41_999
+    [fine] = (await read(points=1000, first_step=40_000, last_step=40_499)).series
+    assert [p.step for p in fine.points] == list(range(40_000, 40_500))  # whole: every step
+    [past] = (await read(first_step=200_000)).series
+    assert (past.total, past.points) == (0, [])
+
+
 def same(a, b):
     return a == b or (math.isnan(a) and math.isnan(b))
 

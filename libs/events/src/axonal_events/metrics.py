@@ -59,16 +59,19 @@ class MetricBatch(Payload):
 
 
 class ReadSeries(Payload):
-    """Series of ``names`` (all when empty) for each run, reduced to at most ``points`` each."""
+    """Series of ``names`` (all when empty) for each run, reduced to at most ``points`` each;
+    only the steps from ``first_step`` to ``last_step`` (both included) when they are set."""
 
     run_uuids: list[str] = Field(min_length=1, max_length=100)
     names: list[str] = Field(default_factory=list, max_length=100)
     points: int = Field(default=1000, ge=2, le=100_000)
+    first_step: int | None = Field(default=None, ge=0)
+    last_step: int | None = Field(default=None, ge=0)
 
 
 class SeriesPoint(Payload):
     """One bucket of steps: its last step and the value there, the smallest and largest value
-    within it and how many of its points are NaN.
+    within it and how many of its points are NaN, and when the last step was logged.
 
     ``min`` and ``max`` leave NaN points out (infinities count); they are NaN only when every
     point of the bucket is. ``value`` is the last step's value as stored, NaN included.
@@ -81,12 +84,15 @@ class SeriesPoint(Payload):
     min: MetricValue
     max: MetricValue
     nans: int = Field(default=0, description="Points of the bucket whose value is NaN.")
+    at: datetime | None = Field(default=None, description="When the last step was logged.")
 
 
 class MetricSeries(Payload):
     run_uuid: str
     name: str
-    total: int = Field(description="Points stored; more than returned when downsampled.")
+    total: int = Field(
+        description="Points stored (in the steps asked for); more than returned when downsampled."
+    )
     points: list[SeriesPoint]
 
 

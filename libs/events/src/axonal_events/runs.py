@@ -17,6 +17,7 @@ __all__ = [
     "ListRuns",
     "LogLine",
     "LogPage",
+    "Objective",
     "ReadLogs",
     "RunCreated",
     "RunInfo",
@@ -33,6 +34,13 @@ Tag = Annotated[str, Field(min_length=1, max_length=100)]
 
 class GetRun(Payload):
     run_uuid: str
+
+
+class Objective(Payload):
+    """The metric a matrix optimizes, and in which direction."""
+
+    metric: str
+    optimization: Literal["maximize", "minimize"] = "maximize"
 
 
 class RunInfo(Payload):
@@ -67,6 +75,13 @@ class RunInfo(Payload):
     agent: str | None = Field(default=None, description="The agent that reports on it.")
     compiled: dict[str, Any] | None = Field(
         default=None, description="The compiled operation; only when one run is read."
+    )
+    op_name: str | None = Field(default=None, description="A DAG op's name in its DAG.")
+    upstream: dict[str, list[str]] | None = Field(
+        default=None, description="A DAG's ops, each with the ops it waits for (its edges)."
+    )
+    objective: Objective | None = Field(
+        default=None, description="A matrix's metric to optimize, when its spec names one."
     )
 
 

@@ -45,3 +45,10 @@ export function formatBytes(size: number): string {
   }
   return `${unit ? value.toFixed(1) : value} ${units[unit]}`;
 }
+
+/** Any JSON value for a table cell: numbers and strings as {@link formatNumber}, others as JSON. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return "–";
+  if (typeof value === "number" || typeof value === "string") return formatNumber(value);
+  return JSON.stringify(value);
+}

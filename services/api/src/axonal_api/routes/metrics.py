@@ -56,9 +56,24 @@ async def read_metrics(
     points: Annotated[
         int, Query(ge=2, le=100_000, description="Points per series, at most.")
     ] = 1000,
+    first_step: Annotated[
+        int | None, Query(ge=0, description="Only the steps from this one (included).")
+    ] = None,
+    last_step: Annotated[
+        int | None, Query(ge=0, description="Only the steps up to this one (included).")
+    ] = None,
 ) -> SeriesList:
-    """Each series cut into equal step buckets: last step and value, min and max per bucket
-    (NaN points left out of them, and counted in ``nans``); non-finite values as strings."""
+    """Each series (its steps from ``first_step`` to ``last_step`` when set: a chart's zoom)
+    cut into equal step buckets: last step, its value and time, min and max per bucket (NaN
+    points left out of them, and counted in ``nans``); non-finite values as strings."""
     run = await get_run_checked(gw, owner, project, run_uuid)
-    query = ReadSeries(run_uuids=[run.uuid], names=name or [], points=points)
+    if first_step is not None and last_step is not None and first_step > last_step:
+        raise ApiError(400, "invalid", "first_step is after last_step")
+    query = ReadSeries(
+        run_uuids=[run.uuid],
+        names=name or [],
+        points=points,
+        first_step=first_step,
+        last_step=last_step,
+    )
     return await gw.call(Tracking.series, query)

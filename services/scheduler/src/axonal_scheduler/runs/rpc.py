@@ -21,6 +21,7 @@ from axonal_events.runs import (
     UpdateRun,
 )
 from axonal_scheduler.context import Context
+from axonal_scheduler.domain.objective import objective
 from axonal_scheduler.logs import store as logs_store
 from axonal_scheduler.runs import store, tracked
 from axonal_scheduler.runs.engine import Engine
@@ -69,6 +70,9 @@ def run_info(run: Run, children: int = 0) -> RunInfo:
         tags=run.tags,
         progress=run.progress,
         agent=run.agent,
+        op_name=run.op_name,
+        upstream=run.compiled.get("upstream") if run.kind == "dag" else None,
+        objective=objective(run.compiled, run.early_stopping),
     )
 
 

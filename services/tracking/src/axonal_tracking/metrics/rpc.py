@@ -12,7 +12,14 @@ __all__ = ["latest", "register", "series"]
 
 async def series(ctx: Context, request: ReadSeries) -> SeriesList:
     async with ctx.pool.acquire() as conn:
-        found = await store.series(conn, request.run_uuids, request.names, request.points)
+        found = await store.series(
+            conn,
+            request.run_uuids,
+            request.names,
+            request.points,
+            request.first_step,
+            request.last_step,
+        )
     return SeriesList(series=found)
 
 

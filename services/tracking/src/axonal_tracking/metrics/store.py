@@ -6,6 +6,7 @@ from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
 from axonal_tracking.domain.points import Batch
 from axonal_tracking.domain.runs import KnownRun
+from axonal_tracking.domain.series import window
 
 __all__ = ["copy_points", "insert_new_points", "known_run", "latest", "record_run", "series"]
 
@@ -66,32 +67,42 @@ SELECT name FROM found WHERE name IS NOT NULL
 """
 _RANGE_SQL = "SELECT min(step), max(step) FROM metric_points WHERE run_uuid = $1 AND name = $2"
 _WHOLE_SQL = (
-    "SELECT step, value, value AS lo, value AS hi, 1 AS n, (value = 'NaN')::int AS nans "
-    "FROM metric_points WHERE run_uuid = $1 AND name = $2 ORDER BY step"
+    "SELECT step, value, value AS lo, value AS hi, 1 AS n, (value = 'NaN')::int AS nans, at "
+    "FROM metric_points WHERE run_uuid = $1 AND name = $2 AND step BETWEEN $3 AND $4 "
+    "ORDER BY step"
 )
-# Steps cut into ``$5`` buckets of equal width (integer arithmetic, ``$4`` is past the last
-# step): each keeps its last step, its min and max values, its size and its NaN points, so a
-# chart of 1,000 points still shows every spike; the last step's value is then read by primary
-# key, once a bucket (cheaper than carrying [step, value] arrays through the aggregate for
-# every row). PostgreSQL sorts NaN above every number, so min and max leave NaN out (else one
-# NaN would be every bucket's max; a NaN is read as NULL, which aggregates skip, and counted
-# as the values that are not there); they are NaN only when the whole bucket is.
+# Steps ``$3`` to ``$4 - 1`` cut into ``$5`` buckets of equal width (integer arithmetic): each
+# keeps its last step, its min and max values, its size and its NaN points, so a chart of
+# 1,000 points still shows every spike; the last step's value and time are then read by
+# primary key, once a bucket (cheaper than carrying [step, value] arrays through the aggregate
+# for every row; scalar subqueries, as a join may be planned as a nested loop over every
+# point while the table's statistics are stale). PostgreSQL sorts NaN above every number, so
+# min and max leave NaN out (else one NaN would be every bucket's max; a NaN is read as NULL,
+# which aggregates skip, and counted as the values that are not there); they are NaN only
+# when the whole bucket is.
 _BUCKETS_SQL = (
     "WITH buckets AS (SELECT max(step) AS step, coalesce(min(v), 'NaN') AS lo, "
     "coalesce(max(v), 'NaN') AS hi, count(*) AS n, count(*) - count(v) AS nans "
     "FROM (SELECT step, nullif(value, 'NaN') AS v FROM metric_points "
-    "WHERE run_uuid = $1 AND name = $2) AS p "
+    "WHERE run_uuid = $1 AND name = $2 AND step >= $3 AND step < $4) AS p "
     "GROUP BY (step - $3::bigint) * $5::bigint / ($4::bigint - $3::bigint)) "
     "SELECT b.step, (SELECT p.value FROM metric_points p WHERE p.run_uuid = $1 "
-    "AND p.name = $2 AND p.step = b.step) AS value, b.lo, b.hi, b.n, b.nans "
+    "AND p.name = $2 AND p.step = b.step) AS value, (SELECT p.at FROM metric_points p "
+    "WHERE p.run_uuid = $1 AND p.name = $2 AND p.step = b.step) AS at, b.lo, b.hi, b.n, b.nans "
     "FROM buckets b ORDER BY 1"
 )
 
 
 async def series(
-    conn: Connection, run_uuids: list[str], names: list[str], points: int
+    conn: Connection,
+    run_uuids: list[str],
+    names: list[str],
+    points: int,
+    first_step: int | None = None,
+    last_step: int | None = None,
 ) -> list[MetricSeries]:
-    """Each series whole when its steps span at most ``points``, else reduced to buckets (see
+    """Each series (its steps from ``first_step`` to ``last_step`` when set) whole when those
+    span fewer than ``points`` steps, else reduced to buckets (see
     :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points)."""
     found = []
     async with conn.transaction(readonly=True):
@@ -101,14 +112,22 @@ async def series(
                 bounds = await conn.fetchrow(_RANGE_SQL, run, name)
                 if bounds is None or bounds[0] is None:
                     continue  # no such series
-                lo, hi = bounds
-                if hi - lo < points:
-                    rows = await conn.fetch(_WHOLE_SQL, run, name)
+                part = window((bounds[0], bounds[1]), points, first_step, last_step)
+                if part is None:
+                    rows = []
+                elif part.buckets is None:
+                    rows = await conn.fetch(_WHOLE_SQL, run, name, part.first, part.last)
                 else:
-                    rows = await conn.fetch(_BUCKETS_SQL, run, name, lo, hi + 1, points)
+                    args = (part.first, part.last + 1, part.buckets)
+                    rows = await conn.fetch(_BUCKETS_SQL, run, name, *args)
                 reduced = [
                     SeriesPoint(
-                        step=r["step"], value=r["value"], min=r["lo"], max=r["hi"], nans=r["nans"]
+                        step=r["step"],
+                        value=r["value"],
+                        min=r["lo"],
+                        max=r["hi"],
+                        nans=r["nans"],
+                        at=r["at"],
                     )
                     for r in rows
                 ]

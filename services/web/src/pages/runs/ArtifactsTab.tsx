@@ -93,7 +93,7 @@ export default function ArtifactsTab() {
             <th className="num">Size</th>
             <th>Created</th>
             <th>
-              <span className="visually-hidden">Actions</span>
+              <span className="sr-only">Actions</span>
             </th>
           </tr>
         </thead>

@@ -12,7 +12,9 @@ export const runsRoutes: RouteObject[] = [
       { path: "logs", lazy: page(() => import("./LogsTab")) },
       { path: "artifacts", lazy: page(() => import("./ArtifactsTab")) },
       { path: "lineage", lazy: page(() => import("./LineageTab")) },
-      // metrics (MetricsTab), graph (DagTab) and trials (TrialsTab) are added with their pages.
+      { path: "metrics", lazy: page(() => import("./MetricsTab")) },
+      { path: "graph", lazy: page(() => import("./DagTab")) },
+      { path: "trials", lazy: page(() => import("./TrialsTab")) },
     ],
   },
 ];

@@ -1,0 +1,97 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Route, Routes } from "react-router";
+import { type FakeApi, fakeApi } from "../../test/fakeApiRoutes";
+import { aComparedRun, aRun, type RunComparison, type RunList, UUID_A } from "../../test/fixtures";
+import { renderPage } from "../../test/render";
+import TrialsTab from "./TrialsTab";
+import { axisOf, bestTrial, sortTrials, sweptParams, type Trial } from "./trials";
+
+const trial = (i: number, lr: number, loss: number | "NaN" | null, status: RunList["runs"][number]["status"] = "succeeded") => ({
+  run: aRun({ uuid: String(i).repeat(32), name: `sweep-${i}`, status, pipeline_uuid: UUID_A, inputs: { lr, epochs: 3 } }),
+  compared: aComparedRun({ uuid: String(i).repeat(32), name: `sweep-${i}`, metrics: loss === null ? {} : { loss, acc: 0.5 } }),
+});
+const TRIALS = [trial(1, 0.1, 0.4), trial(2, 0.2, 0.15), trial(3, 0.3, "NaN"), trial(4, 0.4, null, "running")];
+
+let server: FakeApi | undefined;
+afterEach(() => server?.restore());
+// jsdom lays nothing out: give the table's scroller a size, so that its rows are rendered
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(420);
+  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1000);
+});
+afterEach(() => vi.restoreAllMocks());
+
+function show(objective: RunList["runs"][number]["objective"]) {
+  const kids: RunList = { runs: TRIALS.map((t) => t.run), total: TRIALS.length };
+  server = fakeApi({
+    [`/api/v1/acme/demo/runs/${UUID_A}`]: () => aRun({ kind: "matrix", status: "running", objective }),
+    "/api/v1/acme/demo/runs": () => kids,
+    "/api/v1/acme/demo/compare": (url) => {
+      const wanted = url.searchParams.getAll("run");
+      const body: RunComparison = { runs: TRIALS.map((t) => t.compared).filter((r) => wanted.includes(r.uuid)), inputs: [], outputs: [], metrics: ["acc", "loss"], differing: [] };
+      return body;
+    },
+  });
+  return renderPage(
+    <Routes>
+      <Route path="/projects/:owner/:project/runs/:uuid/trials" element={<TrialsTab />} />
+    </Routes>,
+    `/projects/acme/demo/runs/${UUID_A}/trials`,
+  );
+}
+
+test("the trials with their swept params and objective, the best one by the spec's direction marked", async () => {
+  show({ metric: "loss", optimization: "minimize" });
+  const table = await screen.findByRole("table", { name: "Trials" });
+  const section = screen.getByRole("region", { name: "Trials" });
+  await within(table).findByText("0.15");
+  expect(section).toHaveAttribute("data-best", "2".repeat(32));
+  expect(within(table).getByLabelText("best trial").closest('[role="row"]')).toHaveTextContent("sweep-2");
+  expect(within(table).getByRole("button", { name: "Sort by lr" })).toBeInTheDocument();
+  expect(within(table).queryByRole("button", { name: "Sort by epochs" })).not.toBeInTheDocument(); // the same in every trial
+  expect(screen.getByRole("img", { name: /params against loss, 2 trials/ })).toBeInTheDocument();
+
+  await userEvent.selectOptions(screen.getByRole("combobox", { name: "Optimization" }), "maximize");
+  expect(section).toHaveAttribute("data-best", "1".repeat(32));
+  await userEvent.selectOptions(screen.getByRole("combobox", { name: "Plot" }), "lr");
+  expect(screen.getByRole("img", { name: /lr against loss/ })).toBeInTheDocument();
+});
+
+test("a sweep that names no objective lets the user pick a metric", async () => {
+  show(null);
+  await screen.findByRole("table", { name: "Trials" });
+  const select = await screen.findByRole("combobox", { name: "Objective metric" });
+  expect(select).toHaveValue("acc");
+  await userEvent.selectOptions(select, "loss");
+  expect(screen.getByRole("region", { name: "Trials" })).toHaveAttribute("data-best", "1".repeat(32)); // maximize
+});
+
+const rows: Trial[] = [
+  { uuid: "1", name: "t1", status: "succeeded", params: { lr: 0.1, opt: "sgd" }, objective: 0.4 },
+  { uuid: "2", name: "t2", status: "succeeded", params: { lr: 0.01, opt: "adam" }, objective: NaN },
+  { uuid: "3", name: "t3", status: "failed", params: { lr: 1, opt: "adam" }, objective: 0.9 },
+];
+
+test("rows sort by any column, those without a value last", () => {
+  expect(sortTrials(rows, "objective", false).map((t) => t.uuid)).toEqual(["1", "3", "2"]);
+  expect(sortTrials(rows, "objective", true).map((t) => t.uuid)).toEqual(["3", "1", "2"]);
+  expect(sortTrials(rows, "param:lr", false).map((t) => t.uuid)).toEqual(["2", "1", "3"]);
+  expect(sortTrials(rows, "param:opt", false).map((t) => t.uuid)).toEqual(["2", "3", "1"]);
+});
+
+test("the best trial skips the ones without an objective; swept params are those that vary", () => {
+  expect(bestTrial(rows, "minimize")?.uuid).toBe("1");
+  expect(bestTrial(rows, "maximize")?.uuid).toBe("3");
+  expect(bestTrial([rows[1]], "maximize")).toBeNull();
+  expect(sweptParams([{ lr: 1, seed: 0 }, { lr: 2, seed: 0 }])).toEqual(["lr"]);
+  expect(sweptParams([{ lr: 1, seed: 0 }])).toEqual(["lr", "seed"]);
+});
+
+test("an axis places numbers by value and other values by their order", () => {
+  const numbers = axisOf([1, 3, 2]);
+  expect([1, 2, 3].map(numbers.position)).toEqual([0, 0.5, 1]);
+  const words = axisOf(["sgd", "adam", "sgd"]);
+  expect(words.position("adam")).toBe(0);
+  expect(words.ticks.map((t) => t.label)).toEqual(["adam", "sgd"]);
+});
