@@ -1,24 +1,14 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { ApiError } from "./api/client";
+import { queryClient } from "./lib/queryClient";
 import { routes } from "./routes";
 import "./styles.css";
 
-const queries = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 2_000,
-      // A 4xx will not change on retry; a network blip or a 503 might.
-      retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
-    },
-  },
-});
-
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <QueryClientProvider client={queries}>
+    <QueryClientProvider client={queryClient}>
       <RouterProvider router={createBrowserRouter(routes)} />
     </QueryClientProvider>
   </StrictMode>,

@@ -10,10 +10,10 @@ is written by its model's own JSON serializer, so a model's JSON settings (NaN w
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import msgspec
 import nats.errors
 import structlog
 from faststream.nats import NatsBroker, NatsMessage
@@ -30,7 +30,7 @@ from axonal_bus.errors import (
 )
 from axonal_events import ErrorCode, Rpc, RpcError, Subjects
 
-__all__ = ["call", "error_code", "serve"]
+__all__ = ["call", "call_json", "error_code", "serve"]
 
 log = structlog.get_logger(__name__)
 Req = TypeVar("Req", bound=BaseModel)
@@ -83,10 +83,29 @@ def serve(
     return broker.subscriber(subject, queue=queue, title=subject)(answer)
 
 
+class _Answer(msgspec.Struct):
+    """A reply as :func:`serve` writes it, its result left as the service's own JSON."""
+
+    ok: bool = False
+    result: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_ANSWER = msgspec.json.Decoder(_Answer)
+
+
 async def call(
     nc: Client, subjects: Subjects, rpc: Rpc[Req, Res], request: Req, *, timeout: float = 2.0
 ) -> Res:
     """Call ``rpc`` and return its typed result, or raise a clear :class:`RpcError`."""
+    result = await call_json(nc, subjects, rpc, request, timeout=timeout)
+    return rpc.reply.model_validate_json(result)
+
+
+async def call_json(
+    nc: Client, subjects: Subjects, rpc: Rpc[Req, Res], request: Req, *, timeout: float = 2.0
+) -> bytes:
+    """Call ``rpc`` and return its result as the JSON the service wrote (a ``rpc.reply``), for
+    a caller that passes a large reply on without reading it; errors as :func:`call`."""
     subject = rpc.subject(subjects)
     try:
         reply = await nc.request(subject, request.model_dump_json().encode(), timeout=timeout)
@@ -94,8 +113,8 @@ async def call(
         raise NoRespondersError(f"no service answers on {subject}: is it running?") from None
     except nats.errors.TimeoutError:
         raise RpcTimeoutError(f"no reply on {subject} within {timeout:g}s") from None
-    doc = json.loads(reply.data)
-    if not doc.get("ok"):
-        err = RpcError.model_validate(doc)
+    answer = _ANSWER.decode(reply.data)
+    if not answer.ok:
+        err = RpcError.model_validate_json(reply.data)
         raise RemoteError(subject, err.code, err.message)
-    return rpc.reply.model_validate(doc["result"])
+    return bytes(answer.result)

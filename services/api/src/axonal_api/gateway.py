@@ -45,6 +45,10 @@ class Gateway:
         """Call ``method``; raises the bus's RPC errors."""
         return await rpc.call(self.nc, self.subjects, method, request, timeout=self.timeout)
 
+    async def call_json(self, method: Rpc[Req, Res], request: Req) -> bytes:
+        """Call ``method``; its result as the service wrote it (JSON of a ``method.reply``)."""
+        return await rpc.call_json(self.nc, self.subjects, method, request, timeout=self.timeout)
+
     async def ingest(self, kind: str, payload: bytes, msg_id: str) -> None:
         """Publish ``payload`` on ``<ns>.ingest.<kind>``; returns once JetStream stored it."""
         await self._publish(self.subjects.ingest(kind), payload, {"Nats-Msg-Id": msg_id})

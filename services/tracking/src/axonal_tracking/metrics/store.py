@@ -93,47 +93,44 @@ _BUCKETS_SQL = (
 )
 
 
+async def names(conn: Connection, run_uuid: str) -> list[str]:
+    """The names of every series ``run_uuid`` has, in order."""
+    return [r["name"] for r in await conn.fetch(_NAMES_SQL, run_uuid)]
+
+
 async def series(
     conn: Connection,
-    run_uuids: list[str],
-    names: list[str],
+    run_uuid: str,
+    name: str,
     points: int,
     first_step: int | None = None,
     last_step: int | None = None,
-) -> list[MetricSeries]:
-    """Each series (its steps from ``first_step`` to ``last_step`` when set) whole when those
+) -> MetricSeries | None:
+    """One series (its steps from ``first_step`` to ``last_step`` when set) whole when those
     span fewer than ``points`` steps, else reduced to buckets (see
-    :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points)."""
-    found = []
+    :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points); ``None``
+    when the run has no such series."""
     async with conn.transaction(readonly=True):
         await conn.execute("SET LOCAL work_mem = '64MB'")
-        for run in run_uuids:
-            for name in names or [r["name"] for r in await conn.fetch(_NAMES_SQL, run)]:
-                bounds = await conn.fetchrow(_RANGE_SQL, run, name)
-                if bounds is None or bounds[0] is None:
-                    continue  # no such series
-                part = window((bounds[0], bounds[1]), points, first_step, last_step)
-                if part is None:
-                    rows = []
-                elif part.buckets is None:
-                    rows = await conn.fetch(_WHOLE_SQL, run, name, part.first, part.last)
-                else:
-                    args = (part.first, part.last + 1, part.buckets)
-                    rows = await conn.fetch(_BUCKETS_SQL, run, name, *args)
-                reduced = [
-                    SeriesPoint(
-                        step=r["step"],
-                        value=r["value"],
-                        min=r["lo"],
-                        max=r["hi"],
-                        nans=r["nans"],
-                        at=r["at"],
-                    )
-                    for r in rows
-                ]
-                total = sum(r["n"] for r in rows)
-                found.append(MetricSeries(run_uuid=run, name=name, total=total, points=reduced))
-    return found
+        bounds = await conn.fetchrow(_RANGE_SQL, run_uuid, name)
+        if bounds is None or bounds[0] is None:
+            return None
+        part = window((bounds[0], bounds[1]), points, first_step, last_step)
+        if part is None:
+            rows = []
+        elif part.buckets is None:
+            rows = await conn.fetch(_WHOLE_SQL, run_uuid, name, part.first, part.last)
+        else:
+            args = (part.first, part.last + 1, part.buckets)
+            rows = await conn.fetch(_BUCKETS_SQL, run_uuid, name, *args)
+    reduced = [
+        SeriesPoint(
+            step=r["step"], value=r["value"], min=r["lo"], max=r["hi"], nans=r["nans"], at=r["at"]
+        )
+        for r in rows
+    ]
+    total = sum(r["n"] for r in rows)
+    return MetricSeries(run_uuid=run_uuid, name=name, total=total, points=reduced)
 
 
 async def latest(conn: Connection, run_uuids: list[str]) -> dict[str, dict[str, float]]:

@@ -2,13 +2,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { api, unwrap } from "../../api/client";
+import { runQuery } from "../../lib/metrics";
 import { useProject } from "../../lib/params";
 import { pollWhileLive } from "./statuses";
 
 /** Query keys of a project's runs: invalidate `runKeys.all(...)` to refresh every one. */
 export const runKeys = {
   all: (owner: string, project: string) => ["runs", owner, project] as const,
-  run: (owner: string, project: string, uuid: string) => ["runs", owner, project, uuid] as const,
+  run: (owner: string, project: string, uuid: string) => runQuery(owner, project, uuid).queryKey,
   part: (owner: string, project: string, uuid: string, part: string) => ["runs", owner, project, uuid, part] as const,
 };
 
@@ -21,8 +22,7 @@ export function useRunUuid(): string {
 export function useRun(uuid: string = useRunUuid()) {
   const { owner, project } = useProject();
   return useQuery({
-    queryKey: runKeys.run(owner, project, uuid),
-    queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/runs/{run_uuid}", { params: { path: { owner, project, run_uuid: uuid } } })),
+    ...runQuery(owner, project, uuid),
     refetchInterval: (query) => pollWhileLive(query.state.data ? [query.state.data.status] : []),
     enabled: Boolean(uuid),
   });
