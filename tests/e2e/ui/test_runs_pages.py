@@ -95,3 +95,15 @@ async def test_restart_is_confirmed_and_opens_the_new_run(page: Page, ui_url: st
         "data-status", "succeeded", timeout=60_000
     )
     await screenshot(page, "run-restarted")
+
+
+async def test_the_dark_theme_is_kept_across_pages(page: Page, ui_url: str, seeded: Seeded):
+    await page.goto(f"{ui_url}{seeded.base}/runs/{seeded.dag['uuid']}/graph")
+    await page.get_by_role("button", name="Switch to the dark theme").click()
+    await expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    await page.get_by_role("link", name="Traces").click()
+    await expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    await page.goto(f"{ui_url}{seeded.base}/traces/{seeded.trace_id}")
+    await expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    await expect(page.get_by_role("tree", name="Observations")).to_be_visible()
+    await screenshot(page, "trace-dark")
