@@ -6,9 +6,9 @@ import { api, unwrap } from "../../api/client";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatBytes, formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
+import { pollWhileLive } from "../../lib/runStatus";
 import { type Artifact, downloadArtifact, runPath } from "./artifactFiles";
 import { ArtifactPreview } from "./ArtifactPreview";
-import { isFinal, POLL_MS } from "./statuses";
 import { runKeys, useRun, useRunUuid } from "./useRun";
 
 function DownloadButton({ artifact }: { artifact: Artifact }) {
@@ -61,12 +61,11 @@ export default function ArtifactsTab() {
   const { owner, project } = useProject();
   const uuid = useRunUuid();
   const run = useRun(uuid);
-  const live = run.data ? !isFinal(run.data.status) : false;
   const artifacts = useQuery({
     queryKey: runKeys.part(owner, project, uuid, "artifacts"),
     queryFn: () =>
       unwrap(api.GET("/api/v1/{owner}/{project}/runs/{run_uuid}/artifacts", { params: { path: { owner, project, run_uuid: uuid } } })),
-    refetchInterval: live ? POLL_MS : false,
+    refetchInterval: pollWhileLive(run.data ? [run.data.status] : []),
   });
   const [params, setParams] = useSearchParams(); // ?artifact=<its path in the run>: a link to a preview
   const open = params.get("artifact");

@@ -6,7 +6,8 @@ import { formatTime } from "../../lib/format";
 import { type Param, paramsOf } from "./params";
 import { RunDuration, RunLink, Tags } from "./RunBits";
 import { SpecYaml } from "./SpecYaml";
-import { isFinal, type RunInfo } from "./statuses";
+import { isFinal } from "../../lib/runStatus";
+import type { RunInfo } from "./statuses";
 import { StatusTimeline } from "./StatusTimeline";
 import { useRun } from "./useRun";
 

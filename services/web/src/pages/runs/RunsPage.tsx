@@ -9,7 +9,8 @@ import { useProject } from "../../lib/params";
 import { hasFilters, PAGE_SIZE, readFilters, type RunFilters, toQuery, writeFilters } from "./filters";
 import { RunDuration, RunLink, shortUuid, Tags } from "./RunBits";
 import { RunFiltersForm } from "./RunFiltersForm";
-import { pollWhileLive, type RunInfo } from "./statuses";
+import { pollWhileLive } from "../../lib/runStatus";
+import type { RunInfo } from "./statuses";
 import { runKeys } from "./useRun";
 import "./runs.css";
 

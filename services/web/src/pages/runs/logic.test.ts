@@ -1,8 +1,9 @@
+import { pollWhileLive } from "../../lib/runStatus";
 import { parseDelimited } from "./csv";
 import { readFilters, toQuery, writeFilters } from "./filters";
 import { matcher, matching, pieces } from "./logSearch";
 import { SseParser } from "./sse";
-import { allowedVerbs, pollWhileLive } from "./statuses";
+import { allowedVerbs } from "./statuses";
 import { runTabs } from "./tabs";
 
 test("filters round-trip through the query string and become the api's query", () => {

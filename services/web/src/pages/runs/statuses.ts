@@ -1,19 +1,12 @@
 /** What a run's status means for the page: is it over, and which actions does it allow. */
 import type { components } from "../../api/schema";
+import { isFinal } from "../../lib/runStatus";
 
 export type RunInfo = components["schemas"]["RunInfo"];
 export type RunStatus = components["schemas"]["RunStatus"];
 export type Verb = "stop" | "restart" | "resume" | "approve" | "skip" | "delete";
 
-/** The scheduler's DONE_STATUSES: nothing changes after these but a user's action. */
-export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(["succeeded", "failed", "stopped", "skipped", "upstream_failed"]);
 const NOT_STARTED: ReadonlySet<RunStatus> = new Set<RunStatus>(["created", "on_schedule", "resuming", "compiled", "queued"]);
-
-export const isFinal = (status: RunStatus): boolean => FINAL_STATUSES.has(status);
-
-/** Poll every 2 s while any of these runs may still change; stop once all are over. */
-export const POLL_MS = 2000;
-export const pollWhileLive = (statuses: RunStatus[]): number | false => (statuses.some((s) => !isFinal(s)) ? POLL_MS : false);
 
 /** The actions the scheduler carries out for a run in this state (others it ignores). */
 export function allowedVerbs(run: Pick<RunInfo, "status" | "is_approved" | "compiled" | "managed">): Verb[] {

@@ -4,7 +4,7 @@ import { useParams } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { runQuery } from "../../lib/metrics";
 import { useProject } from "../../lib/params";
-import { pollWhileLive } from "./statuses";
+import { pollWhileLive } from "../../lib/runStatus";
 
 /** Query keys of a project's runs: invalidate `runKeys.all(...)` to refresh every one. */
 export const runKeys = {
