@@ -8,8 +8,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatNumber, formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { list, number, text } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys, useConnections } from "./queries";
-import { CreatePanel, DeleteButton, EventFilter, projectPath, useCreate } from "./shared";
+import { CreatePanel, EventFilter, projectPath, useCreate } from "./shared";
 
 type Comparison = components["schemas"]["Comparison"];
 type AlertCondition = components["schemas"]["AlertCondition"];
@@ -95,42 +96,32 @@ function AlertRules() {
           A rule fires a metric.crossed event each time a run's metric crosses it.
         </EmptyState>
       ) : (
-        <table className="grid" aria-label="Alert rules">
-          <thead>
-            <tr>
-              <th>Condition</th>
-              <th className="num">For points</th>
-              <th className="num">Hysteresis</th>
-              <th>Only runs tagged</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((rule) => (
-              <tr key={rule.id} data-rule-id={rule.id}>
-                <td className="mono">
+        <ItemTable
+          label="Alert rules"
+          items={rows}
+          columns={[
+            {
+              header: "Condition",
+              className: "mono",
+              cell: (rule) => (
+                <>
                   {rule.metric} {SYMBOLS[rule.comparison]} {rule.threshold != null ? formatNumber(rule.threshold) : ""}
-                </td>
-                <td className="num">{rule.for_points ?? 1}</td>
-                <td className="num">{formatNumber(rule.hysteresis ?? 0)}</td>
-                <td>{rule.tags?.join(", ") || <span className="muted">all runs</span>}</td>
-                <td>{formatTime(rule.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    question={`Delete the rule ${rule.metric} ${SYMBOLS[rule.comparison]} ${rule.threshold ?? ""}?`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(api.DELETE("/api/v1/{owner}/{project}/alerts/{rule_id}", { params: { path: { owner, project, rule_id: rule.id } } }))
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: "For points", numeric: true, cell: (rule) => rule.for_points ?? 1 },
+            { header: "Hysteresis", numeric: true, cell: (rule) => formatNumber(rule.hysteresis ?? 0) },
+            { header: "Only runs tagged", cell: (rule) => rule.tags?.join(", ") || <span className="muted">all runs</span> },
+            { header: "Created", cell: (rule) => formatTime(rule.created_at) },
+          ]}
+          rowKey={(rule) => rule.id}
+          rowData={(rule) => ({ "data-rule-id": rule.id })}
+          queryKey={key}
+          deletion={{
+            question: (rule) => `Delete the rule ${rule.metric} ${SYMBOLS[rule.comparison]} ${rule.threshold ?? ""}?`,
+            remove: (rule) => unwrap(api.DELETE("/api/v1/{owner}/{project}/alerts/{rule_id}", { params: { path: { owner, project, rule_id: rule.id } } })),
+          }}
+        />
       )}
       <CreatePanel title="New alert rule" open={rules.isSuccess && rows.length === 0}>
         <Form label="Create alert rule" fields={RULE_FIELDS} mutation={create} />
@@ -165,47 +156,33 @@ function AlertRoutes() {
           A route needs a <Link to={`${base}/connections`}>connection</Link> to send to.
         </EmptyState>
       ) : (
-        <table className="grid" aria-label="Alert routes">
-          <thead>
-            <tr>
-              <th>Connection</th>
-              <th>Events</th>
-              <th className="num">Quiet period</th>
-              <th className="num">Suppressed</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((route) => (
-              <tr key={route.id} data-route-id={route.id}>
-                <td>
+        <ItemTable
+          label="Alert routes"
+          items={rows}
+          columns={[
+            {
+              header: "Connection",
+              cell: (route) => (
+                <>
                   <Link to={`${base}/connections/${encodeURIComponent(route.connection)}`}>{route.connection}</Link>
                   {route.description && <div className="muted small">{route.description}</div>}
-                </td>
-                <td>
-                  <EventFilter events={route.events} kinds={route.kinds} statuses={route.statuses} tags={route.tags} />
-                </td>
-                <td className="num">{route.dedup_seconds ?? 300} s</td>
-                <td className="num">{route.suppressed ?? 0}</td>
-                <td>{formatTime(route.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    question={`Delete the route of ${route.events.join(", ")} to ${route.connection}?`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(
-                        api.DELETE("/api/v1/{owner}/{project}/alert-routes/{route_id}", { params: { path: { owner, project, route_id: route.id } } }),
-                      )
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: "Events", cell: (route) => <EventFilter events={route.events} kinds={route.kinds} statuses={route.statuses} tags={route.tags} /> },
+            { header: "Quiet period", numeric: true, cell: (route) => `${route.dedup_seconds ?? 300} s` },
+            { header: "Suppressed", numeric: true, cell: (route) => route.suppressed ?? 0 },
+            { header: "Created", cell: (route) => formatTime(route.created_at) },
+          ]}
+          rowKey={(route) => route.id}
+          rowData={(route) => ({ "data-route-id": route.id })}
+          queryKey={key}
+          deletion={{
+            question: (route) => `Delete the route of ${route.events.join(", ")} to ${route.connection}?`,
+            remove: (route) =>
+              unwrap(api.DELETE("/api/v1/{owner}/{project}/alert-routes/{route_id}", { params: { path: { owner, project, route_id: route.id } } })),
+          }}
+        />
       )}
       {connections.isSuccess && (
         <CreatePanel title="New alert route" open={routes.isSuccess && rows.length === 0 && names.length > 0}>

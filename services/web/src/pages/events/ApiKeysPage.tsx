@@ -9,8 +9,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { optional } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys } from "./queries";
-import { CreatePanel, DeleteButton, useCreate } from "./shared";
+import { CreatePanel, useCreate } from "./shared";
 
 type ApiKeyCreated = components["schemas"]["ApiKeyCreated"];
 
@@ -51,43 +52,27 @@ export default function ApiKeysPage() {
       {rows.length === 0 ? (
         <EmptyState title="No API keys yet" command={`axonal keys create --note ci -p ${owner}/${project}`} />
       ) : (
-        <table className="grid" aria-label="API keys">
-          <thead>
-            <tr>
-              <th>Public key</th>
-              <th>Secret</th>
-              <th>Note</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((k) => (
-              <tr key={k.id} data-public-key={k.public_key}>
-                <td className="mono">{k.public_key}</td>
-                <td className="mono muted">…{k.secret_hint}</td>
-                <td>{k.note ?? <span className="muted">–</span>}</td>
-                <td>{formatTime(k.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    label="Revoke"
-                    question={`Revoke ${k.public_key}? Requests signed with it are refused from now on.`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(
-                        api.DELETE("/api/v1/projects/{owner}/{project}/api-keys/{public_key}", {
-                          params: { path: { owner, project, public_key: k.public_key } },
-                        }),
-                      )
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ItemTable
+          label="API keys"
+          items={rows}
+          columns={[
+            { header: "Public key", className: "mono", cell: (k) => k.public_key },
+            { header: "Secret", className: "mono muted", cell: (k) => `…${k.secret_hint}` },
+            { header: "Note", cell: (k) => k.note ?? <span className="muted">–</span> },
+            { header: "Created", cell: (k) => formatTime(k.created_at) },
+          ]}
+          rowKey={(k) => k.id}
+          rowData={(k) => ({ "data-public-key": k.public_key })}
+          queryKey={key}
+          deletion={{
+            label: "Revoke",
+            question: (k) => `Revoke ${k.public_key}? Requests signed with it are refused from now on.`,
+            remove: (k) =>
+              unwrap(
+                api.DELETE("/api/v1/projects/{owner}/{project}/api-keys/{public_key}", { params: { path: { owner, project, public_key: k.public_key } } }),
+              ),
+          }}
+        />
       )}
       <CreatePanel title="New API key" open={rows.length === 0}>
         <Form label="Create API key" fields={KEY_FIELDS} mutation={create} />

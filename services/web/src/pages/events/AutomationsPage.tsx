@@ -7,8 +7,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { flag, optional, pairs, text, textPairs } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys, useAutomations } from "./queries";
-import { CreatePanel, DeleteButton, Enabled, projectPath, useCreate } from "./shared";
+import { CreatePanel, Enabled, projectPath, useCreate } from "./shared";
 
 type Automation = components["schemas"]["AutomationInfo"];
 type AutomationConfig = components["schemas"]["AutomationConfig"];
@@ -98,54 +99,28 @@ export default function AutomationsPage() {
           An automation starts a run when an event happens, or restarts a failed run once.
         </EmptyState>
       ) : (
-        <table className="grid" aria-label="Automations">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Trigger</th>
-              <th>Action</th>
-              <th>State</th>
-              <th className="num">Firings</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((rule) => (
-              <tr key={rule.id} data-automation-id={rule.id}>
-                <td>
-                  <Link to={`${base}/automations/${rule.id}`}>{rule.name}</Link>
-                </td>
-                <td>
-                  <Trigger rule={rule} />
-                </td>
-                <td>
-                  <Action rule={rule} />
-                </td>
-                <td>
-                  <Enabled enabled={rule.enabled ?? true} />
-                </td>
-                <td className="num">{rule.firings ?? 0}</td>
-                <td>{formatTime(rule.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    question={`Delete the automation ${rule.name} and its firings?`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(
-                        api.DELETE("/api/v1/{owner}/{project}/automations/{automation_id}", {
-                          params: { path: { owner, project, automation_id: rule.id } },
-                        }),
-                      )
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ItemTable
+          label="Automations"
+          items={rows}
+          columns={[
+            { header: "Name", cell: (rule) => <Link to={`${base}/automations/${rule.id}`}>{rule.name}</Link> },
+            { header: "Trigger", cell: (rule) => <Trigger rule={rule} /> },
+            { header: "Action", cell: (rule) => <Action rule={rule} /> },
+            { header: "State", cell: (rule) => <Enabled enabled={rule.enabled ?? true} /> },
+            { header: "Firings", numeric: true, cell: (rule) => rule.firings ?? 0 },
+            { header: "Created", cell: (rule) => formatTime(rule.created_at) },
+          ]}
+          rowKey={(rule) => rule.id}
+          rowData={(rule) => ({ "data-automation-id": rule.id })}
+          queryKey={key}
+          deletion={{
+            question: (rule) => `Delete the automation ${rule.name} and its firings?`,
+            remove: (rule) =>
+              unwrap(
+                api.DELETE("/api/v1/{owner}/{project}/automations/{automation_id}", { params: { path: { owner, project, automation_id: rule.id } } }),
+              ),
+          }}
+        />
       )}
       <CreatePanel title="New automation" open={rows.length === 0}>
         <Form label="Create automation" fields={AUTOMATION_FIELDS} mutation={create} />

@@ -8,8 +8,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { list, number, optional, text } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys, useConnections } from "./queries";
-import { CreatePanel, DeleteButton, Enabled, projectPath, SigningSecret, useCreate } from "./shared";
+import { CreatePanel, Enabled, projectPath, SigningSecret, useCreate } from "./shared";
 
 type ConnectionKind = components["schemas"]["ConnectionKind"];
 type ConnectionConfig = components["schemas"]["ConnectionConfig"];
@@ -91,47 +92,32 @@ export default function ConnectionsPage() {
           A connection is a place notifications go: Slack, Discord, Mattermost, Teams, PagerDuty, email or a signed webhook.
         </EmptyState>
       ) : (
-        <table className="grid" aria-label="Connections">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Kind</th>
-              <th>Target</th>
-              <th>State</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.id} data-connection={c.name}>
-                <td>
+        <ItemTable
+          label="Connections"
+          items={rows}
+          columns={[
+            {
+              header: "Name",
+              cell: (c) => (
+                <>
                   <Link to={`${base}/connections/${encodeURIComponent(c.name)}`}>{c.name}</Link>
                   {c.description && <div className="muted small">{c.description}</div>}
-                </td>
-                <td>{c.kind}</td>
-                <td>
-                  <Target connection={c} />
-                </td>
-                <td>
-                  <Enabled enabled={c.enabled} reason={c.disabled_reason} />
-                </td>
-                <td>{formatTime(c.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    question={`Delete the connection ${c.name}, its delivery log and the alert routes to it?`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(api.DELETE("/api/v1/{owner}/{project}/connections/{name}", { params: { path: { owner, project, name: c.name } } }))
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: "Kind", cell: (c) => c.kind },
+            { header: "Target", cell: (c) => <Target connection={c} /> },
+            { header: "State", cell: (c) => <Enabled enabled={c.enabled} reason={c.disabled_reason} /> },
+            { header: "Created", cell: (c) => formatTime(c.created_at) },
+          ]}
+          rowKey={(c) => c.id}
+          rowData={(c) => ({ "data-connection": c.name })}
+          queryKey={key}
+          deletion={{
+            question: (c) => `Delete the connection ${c.name}, its delivery log and the alert routes to it?`,
+            remove: (c) => unwrap(api.DELETE("/api/v1/{owner}/{project}/connections/{name}", { params: { path: { owner, project, name: c.name } } })),
+          }}
+        />
       )}
       <CreatePanel title="New connection" open={rows.length === 0}>
         <Form label="Create connection" fields={CONNECTION_FIELDS} mutation={create} />

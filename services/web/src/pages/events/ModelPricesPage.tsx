@@ -8,8 +8,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { instant, jsonList, number, optional, pairs, text } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys } from "./queries";
-import { CreatePanel, DeleteButton, projectPath, useCreate } from "./shared";
+import { CreatePanel, projectPath, useCreate } from "./shared";
 
 type UsageUnit = components["schemas"]["UsageUnit"];
 type PricingTier = components["schemas"]["PricingTier"];
@@ -89,6 +90,12 @@ function condition(c: NonNullable<PricingTier["conditions"]>[number]): string {
   return `${c.source}.${c.key} in ${c.values.join(", ")}`;
 }
 
+/** The default tier's prices, if the model has one. */
+function StandardPrices({ model }: { model: ModelDefinition }) {
+  const standard = model.tiers.find((t) => t.is_default);
+  return standard ? <Prices prices={standard.prices} unit={model.unit} /> : null;
+}
+
 function Tiers({ model }: { model: ModelDefinition }) {
   const others = model.tiers.filter((t) => !t.is_default);
   if (others.length === 0) return <span className="muted">–</span>;
@@ -123,55 +130,35 @@ export default function ModelPricesPage() {
       {rows.length === 0 ? (
         <EmptyState title="No model prices" command={`axonal llm-models create my-model --match '^my-model$' --input 3 --output 15 -p ${owner}/${project}`} />
       ) : (
-        <table className="grid" aria-label="Model prices">
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th>Match pattern</th>
-              <th>Prices</th>
-              <th>Other tiers</th>
-              <th>Unit</th>
-              <th>From</th>
-              <th>Source</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((model) => {
-              const standard = model.tiers.find((t) => t.is_default);
-              return (
-                <tr key={model.id} data-model-id={model.id} data-source={model.managed ? "built-in" : "project"} className={model.managed ? "managed" : undefined}>
-                  <td>{model.model_name}</td>
-                  <td>
-                    <code>{model.match_pattern}</code>
-                  </td>
-                  <td>{standard && <Prices prices={standard.prices} unit={model.unit} />}</td>
-                  <td>
-                    <Tiers model={model} />
-                  </td>
-                  <td>{(model.unit ?? "TOKENS").toLowerCase()}</td>
-                  <td>{model.start_date ? formatTime(model.start_date) : <span className="muted">always</span>}</td>
-                  <td>
-                    <span className={`badge tone-${model.managed ? "muted" : "live"}`}>{model.managed ? "built-in" : "project"}</span>
-                  </td>
-                  <td>
-                    {!model.managed && (
-                      <DeleteButton
-                        question={`Delete the prices of ${model.model_name}? Generations matching it are priced by the next definition.`}
-                        queryKey={key}
-                        remove={() =>
-                          unwrap(api.DELETE("/api/v1/{owner}/{project}/llm-models/{model_id}", { params: { path: { owner, project, model_id: model.id } } }))
-                        }
-                      />
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ItemTable
+          label="Model prices"
+          items={rows}
+          columns={[
+            { header: "Model", cell: (model) => model.model_name },
+            { header: "Match pattern", cell: (model) => <code>{model.match_pattern}</code> },
+            { header: "Prices", cell: (model) => <StandardPrices model={model} /> },
+            { header: "Other tiers", cell: (model) => <Tiers model={model} /> },
+            { header: "Unit", cell: (model) => (model.unit ?? "TOKENS").toLowerCase() },
+            { header: "From", cell: (model) => (model.start_date ? formatTime(model.start_date) : <span className="muted">always</span>) },
+            {
+              header: "Source",
+              cell: (model) => <span className={`badge tone-${model.managed ? "muted" : "live"}`}>{model.managed ? "built-in" : "project"}</span>,
+            },
+          ]}
+          rowKey={(model) => model.id}
+          rowData={(model) => ({
+            "data-model-id": model.id,
+            "data-source": model.managed ? "built-in" : "project",
+            className: model.managed ? "managed" : undefined,
+          })}
+          queryKey={key}
+          deletion={{
+            allowed: (model) => !model.managed,
+            question: (model) => `Delete the prices of ${model.model_name}? Generations matching it are priced by the next definition.`,
+            remove: (model) =>
+              unwrap(api.DELETE("/api/v1/{owner}/{project}/llm-models/{model_id}", { params: { path: { owner, project, model_id: model.id } } })),
+          }}
+        />
       )}
       {meta.total_pages > 1 && (
         <nav className="toolbar pager" aria-label="Pages">

@@ -7,8 +7,9 @@ import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { list, text } from "../../lib/values";
+import { ItemTable } from "./ItemTable";
 import { keys, useWebhooks } from "./queries";
-import { CreatePanel, DeleteButton, Enabled, EventFilter, projectPath, SigningSecret, useCreate } from "./shared";
+import { CreatePanel, Enabled, EventFilter, projectPath, SigningSecret, useCreate } from "./shared";
 
 export const WEBHOOK_FIELDS: FieldSpec[] = [
   { name: "url", label: "URL", required: true, placeholder: "https://ci.example.com/hook", hint: "Receives signed POSTs (Standard Webhooks)." },
@@ -51,51 +52,34 @@ export default function WebhooksPage() {
           A webhook receives the project's events as signed CloudEvents. Add one below or with the CLI.
         </EmptyState>
       ) : (
-        <table className="grid" aria-label="Webhooks">
-          <thead>
-            <tr>
-              <th>URL</th>
-              <th>Events</th>
-              <th>State</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((hook) => (
-              <tr key={hook.id} data-webhook-id={hook.id}>
-                <td>
+        <ItemTable
+          label="Webhooks"
+          items={rows}
+          columns={[
+            {
+              header: "URL",
+              cell: (hook) => (
+                <>
                   <Link to={`${base}/webhooks/${hook.id}`} className="mono">
                     {hook.url}
                   </Link>
                   {hook.description && <div className="muted small">{hook.description}</div>}
-                </td>
-                <td>
-                  <EventFilter events={hook.events} kinds={hook.kinds} statuses={hook.statuses} tags={hook.tags} />
-                </td>
-                <td>
-                  <Enabled enabled={hook.enabled} reason={hook.disabled_reason} />
-                </td>
-                <td>{formatTime(hook.created_at)}</td>
-                <td>
-                  <DeleteButton
-                    question={`Delete the webhook to ${hook.url} and its delivery log?`}
-                    queryKey={key}
-                    remove={() =>
-                      unwrap(
-                        api.DELETE("/api/v1/{owner}/{project}/webhooks/{webhook_id}", {
-                          params: { path: { owner, project, webhook_id: hook.id } },
-                        }),
-                      )
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: "Events", cell: (hook) => <EventFilter events={hook.events} kinds={hook.kinds} statuses={hook.statuses} tags={hook.tags} /> },
+            { header: "State", cell: (hook) => <Enabled enabled={hook.enabled} reason={hook.disabled_reason} /> },
+            { header: "Created", cell: (hook) => formatTime(hook.created_at) },
+          ]}
+          rowKey={(hook) => hook.id}
+          rowData={(hook) => ({ "data-webhook-id": hook.id })}
+          queryKey={key}
+          deletion={{
+            question: (hook) => `Delete the webhook to ${hook.url} and its delivery log?`,
+            remove: (hook) =>
+              unwrap(api.DELETE("/api/v1/{owner}/{project}/webhooks/{webhook_id}", { params: { path: { owner, project, webhook_id: hook.id } } })),
+          }}
+        />
       )}
       <CreatePanel title="New webhook" open={rows.length === 0}>
         <Form label="Create webhook" fields={WEBHOOK_FIELDS} mutation={create} />
