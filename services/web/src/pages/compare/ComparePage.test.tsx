@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes, useLocation } from "react-router";
-import { type FakeApi, fakeApi } from "../../test/fakeApiRoutes";
 import { drawn } from "../../test/fakeUPlot";
 import { aComparedRun, aRun, aSeries, type RunComparison, type RunList, type SeriesList, UUID_A, UUID_B } from "../../test/fixtures";
 import { renderPage } from "../../test/render";
@@ -11,8 +10,8 @@ import { parseRuns, runLabels } from "./selection";
 vi.mock("uplot", async () => ({ default: (await import("../../test/fakeUPlot")).FakeUPlot }));
 
 const UUID_C = "c".repeat(32);
-let server: FakeApi;
-afterEach(() => server.restore());
+const fakeApi = vi.hoisted(async () => (await import("../../test/fakeApi")).installFakeApi());
+afterEach(async () => (await fakeApi).reset());
 
 function Address() {
   const location = useLocation();
@@ -47,18 +46,17 @@ const comparison: RunComparison = {
   differing: ["inputs.lr", "metrics.loss"],
 };
 
-function serve() {
+async function serve() {
   const recent: RunList = { runs: [aRun({ uuid: UUID_C, name: "baseline" })], total: 1 };
-  server = fakeApi({
-    "/api/v1/acme/demo/compare": () => comparison,
-    "/api/v1/acme/demo/runs": () => recent,
-    [`/api/v1/acme/demo/runs/${UUID_A}/metrics`]: () => ({ series: [aSeries("loss", 20)] }) satisfies SeriesList,
-    [`/api/v1/acme/demo/runs/${UUID_B}/metrics`]: () => ({ series: [aSeries("loss", 30, { run_uuid: UUID_B })] }) satisfies SeriesList,
-  });
+  const api = await fakeApi;
+  api.on("GET", "/api/v1/acme/demo/compare", () => comparison);
+  api.on("GET", "/api/v1/acme/demo/runs", () => recent);
+  api.on("GET", `/api/v1/acme/demo/runs/${UUID_A}/metrics`, () => ({ series: [aSeries("loss", 20)] }) satisfies SeriesList);
+  api.on("GET", `/api/v1/acme/demo/runs/${UUID_B}/metrics`, () => ({ series: [aSeries("loss", 30, { run_uuid: UUID_B })] }) satisfies SeriesList);
 }
 
 test("the runs in the address are compared: params that differ highlighted, metrics overlaid", async () => {
-  serve();
+  await serve();
   show(`?runs=${UUID_A},${UUID_B}`);
   const params = await screen.findByRole("table", { name: "Params" });
   const lr = within(params).getByRole("rowheader", { name: "lr" }).closest("tr");
@@ -72,14 +70,14 @@ test("the runs in the address are compared: params that differ highlighted, metr
   expect(chart).toHaveAttribute("data-points", "50");
   await waitFor(() => expect(drawn).toHaveLength(1));
   expect(drawn[0].opts.series.slice(1).map((s) => s.label)).toEqual(["lr-small", "lr-big"]);
-  expect(server.calls.find((u) => u.pathname.endsWith("/compare"))?.searchParams.getAll("run")).toEqual([UUID_A, UUID_B]);
+  expect((await fakeApi).sent("GET", "/api/v1/acme/demo/compare")[0]?.query.getAll("run")).toEqual([UUID_A, UUID_B]);
 
   await userEvent.click(screen.getByRole("checkbox", { name: "Only differences" }));
   expect(within(screen.getByRole("table", { name: "Params" })).queryByRole("rowheader", { name: "epochs" })).not.toBeInTheDocument();
 });
 
 test("a run picked by name joins the address; one removed leaves it", async () => {
-  serve();
+  await serve();
   show(`?runs=${UUID_A},${UUID_B}`);
   await screen.findByRole("table", { name: "Params" });
   await userEvent.type(screen.getByRole("combobox", { name: "Run to add" }), "baseline");
@@ -90,7 +88,7 @@ test("a run picked by name joins the address; one removed leaves it", async () =
 });
 
 test("with no runs chosen the page says how to pick them", async () => {
-  serve();
+  await serve();
   show("");
   expect(await screen.findByText("Pick runs to compare")).toBeInTheDocument();
 });

@@ -1,7 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
-import { type FakeApi, fakeApi } from "../../test/fakeApiRoutes";
 import { aComparedRun, aRun, type RunComparison, type RunList, UUID_A } from "../../test/fixtures";
 import { renderPage } from "../../test/render";
 import TrialsTab from "./TrialsTab";
@@ -13,8 +12,8 @@ const trial = (i: number, lr: number, loss: number | "NaN" | null, status: RunLi
 });
 const TRIALS = [trial(1, 0.1, 0.4), trial(2, 0.2, 0.15), trial(3, 0.3, "NaN"), trial(4, 0.4, null, "running")];
 
-let server: FakeApi | undefined;
-afterEach(() => server?.restore());
+const fakeApi = vi.hoisted(async () => (await import("../../test/fakeApi")).installFakeApi());
+afterEach(async () => (await fakeApi).reset());
 // jsdom lays nothing out: give the table's scroller a size, so that its rows are rendered
 beforeEach(() => {
   vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(420);
@@ -22,16 +21,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-function show(objective: RunList["runs"][number]["objective"]) {
+async function show(objective: RunList["runs"][number]["objective"]) {
   const kids: RunList = { runs: TRIALS.map((t) => t.run), total: TRIALS.length };
-  server = fakeApi({
-    [`/api/v1/acme/demo/runs/${UUID_A}`]: () => aRun({ kind: "matrix", status: "running", objective }),
-    "/api/v1/acme/demo/runs": () => kids,
-    "/api/v1/acme/demo/compare": (url) => {
-      const wanted = url.searchParams.getAll("run");
-      const body: RunComparison = { runs: TRIALS.map((t) => t.compared).filter((r) => wanted.includes(r.uuid)), inputs: [], outputs: [], metrics: ["acc", "loss"], differing: [] };
-      return body;
-    },
+  const api = await fakeApi;
+  api.on("GET", `/api/v1/acme/demo/runs/${UUID_A}`, () => aRun({ kind: "matrix", status: "running", objective }));
+  api.on("GET", "/api/v1/acme/demo/runs", () => kids);
+  api.on("GET", "/api/v1/acme/demo/compare", (request) => {
+    const wanted = request.query.getAll("run");
+    const body: RunComparison = { runs: TRIALS.map((t) => t.compared).filter((r) => wanted.includes(r.uuid)), inputs: [], outputs: [], metrics: ["acc", "loss"], differing: [] };
+    return body;
   });
   return renderPage(
     <Routes>
@@ -42,7 +40,7 @@ function show(objective: RunList["runs"][number]["objective"]) {
 }
 
 test("the trials with their swept params and objective, the best one by the spec's direction marked", async () => {
-  show({ metric: "loss", optimization: "minimize" });
+  await show({ metric: "loss", optimization: "minimize" });
   const table = await screen.findByRole("table", { name: "Trials" });
   const section = screen.getByRole("region", { name: "Trials" });
   await within(table).findByText("0.15");
@@ -59,7 +57,7 @@ test("the trials with their swept params and objective, the best one by the spec
 });
 
 test("a sweep that names no objective lets the user pick a metric", async () => {
-  show(null);
+  await show(null);
   await screen.findByRole("table", { name: "Trials" });
   const select = await screen.findByRole("combobox", { name: "Objective metric" });
   expect(select).toHaveValue("acc");
