@@ -7,9 +7,9 @@ the api token rather than a project key (the web UI).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypedDict
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project
@@ -37,26 +37,30 @@ Time = Annotated[datetime | None, Query()]
 Many = Annotated[list[str] | None, Query(description="Any of them.")]
 
 
+class Window(TypedDict):
+    """The query parameters every list here ends with: a time window and a page of it."""
+
+    from_timestamp: datetime | None
+    to_timestamp: datetime | None
+    page: int
+    limit: int
+
+
+def window(
+    from_timestamp: Time = None, to_timestamp: Time = None, page: Page = 1, limit: Limit = 20
+) -> Window:
+    return Window(from_timestamp=from_timestamp, to_timestamp=to_timestamp, page=page, limit=limit)
+
+
+WindowDep = Annotated[Window, Depends(window)]
+
+
 @router.get("/sessions", summary="List LLM sessions, newest first, with their traces' totals")
 async def list_sessions(
-    gw: GatewayDep,
-    owner: Owner,
-    project: Project,
-    environment: Many = None,
-    from_timestamp: Time = None,
-    to_timestamp: Time = None,
-    page: Page = 1,
-    limit: Limit = 20,
+    gw: GatewayDep, owner: Owner, project: Project, window: WindowDep, environment: Many = None
 ) -> SessionPage:
     project_id = await project_id_of(gw, owner, project)
-    query = ListSessions(
-        project_id=project_id,
-        environment=environment or [],
-        from_timestamp=from_timestamp,
-        to_timestamp=to_timestamp,
-        page=page,
-        limit=limit,
-    )
+    query = ListSessions(project_id=project_id, environment=environment or [], **window)
     return await gw.call(Tracking.list_sessions, query)
 
 
@@ -70,24 +74,10 @@ async def get_session(
 
 @router.get("/users", summary="Users of LLM traces, the most recently seen first, with totals")
 async def list_users(
-    gw: GatewayDep,
-    owner: Owner,
-    project: Project,
-    environment: Many = None,
-    from_timestamp: Time = None,
-    to_timestamp: Time = None,
-    page: Page = 1,
-    limit: Limit = 20,
+    gw: GatewayDep, owner: Owner, project: Project, window: WindowDep, environment: Many = None
 ) -> UserPage:
     project_id = await project_id_of(gw, owner, project)
-    query = ListUsers(
-        project_id=project_id,
-        environment=environment or [],
-        from_timestamp=from_timestamp,
-        to_timestamp=to_timestamp,
-        page=page,
-        limit=limit,
-    )
+    query = ListUsers(project_id=project_id, environment=environment or [], **window)
     return await gw.call(Tracking.list_users, query)
 
 
@@ -96,16 +86,13 @@ async def list_scores(
     gw: GatewayDep,
     owner: Owner,
     project: Project,
+    window: WindowDep,
     name: Many = None,
     source: Annotated[list[ScoreSource] | None, Query(description="Any of them.")] = None,
     data_type: Annotated[list[ScoreDataType] | None, Query(description="Any of them.")] = None,
     trace_id: Many = None,
     observation_id: Many = None,
     session_id: Many = None,
-    from_timestamp: Time = None,
-    to_timestamp: Time = None,
-    page: Page = 1,
-    limit: Limit = 20,
 ) -> ScorePage:
     project_id = await project_id_of(gw, owner, project)
     query = ListScores(
@@ -116,9 +103,6 @@ async def list_scores(
         trace_id=trace_id or [],
         observation_id=observation_id or [],
         session_id=session_id or [],
-        from_timestamp=from_timestamp,
-        to_timestamp=to_timestamp,
-        page=page,
-        limit=limit,
+        **window,
     )
     return await gw.call(Tracking.list_scores, query)
