@@ -1,13 +1,11 @@
 /** Scores, newest first, filtered by name, source and data type from the URL. */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
 import type { Column } from "../../components/VirtualTable";
 import { formatTime } from "../../lib/format";
-import { useProject } from "../../lib/params";
-import { type Field, FilterForm } from "./FilterForm";
-import { PagedTable } from "./PagedTable";
-import { NoTracesYet, POLL_MS, scoreValue, useUrlFilters } from "./shared";
+import type { Field } from "./FilterForm";
+import { FilteredList } from "./FilteredList";
+import { NoTracesYet, scoreValue } from "./shared";
 import type { ScoreDataType, ScoreSource, ScoreView } from "./types";
 
 const SOURCES: ScoreSource[] = ["API", "EVAL", "ANNOTATION"];
@@ -46,40 +44,34 @@ function columns(base: string): Column<ScoreView>[] {
   ];
 }
 
+/** The api's query for the URL's filters. */
+function scoreQuery(params: URLSearchParams, page: number) {
+  const get = (key: string) => params.get(key) ?? undefined;
+  const name = get("name");
+  const trace = get("trace");
+  return {
+    name: name ? [name] : undefined,
+    source: oneOf(SOURCES, get("source")),
+    data_type: oneOf(DATA_TYPES, get("type")),
+    trace_id: trace ? [trace] : undefined,
+    page,
+    limit: 50,
+  };
+}
+
 export default function ScoresPage() {
-  const { owner, project, base } = useProject();
-  const { params, get, update, page } = useUrlFilters();
-  const scores = useQuery({
-    queryKey: ["scores", owner, project, params.toString()],
-    queryFn: () => {
-      const name = get("name");
-      const trace = get("trace");
-      const query = {
-        name: name ? [name] : undefined,
-        source: oneOf(SOURCES, get("source")),
-        data_type: oneOf(DATA_TYPES, get("type")),
-        trace_id: trace ? [trace] : undefined,
-        page,
-        limit: 50,
-      };
-      return unwrap(api.GET("/api/v1/{owner}/{project}/scores", { params: { path: { owner, project }, query } }));
-    },
-    placeholderData: keepPreviousData,
-    refetchInterval: page === 1 ? POLL_MS : false,
-  });
-  const filtered = [...params.keys()].some((key) => key !== "page");
   return (
-    <section aria-labelledby="scores-title">
-      <h1 id="scores-title">Scores</h1>
-      <FilterForm label="Filter scores" fields={FILTERS} params={params} onApply={update} />
-      <PagedTable
-        query={scores}
-        label="Scores"
-        columns={columns(base)}
-        rowKey={(s) => s.id}
-        empty={filtered ? <p className="muted">No score matches these filters.</p> : <NoTracesYet title="No scores yet: score traces with langfuse.create_score(...) or tracing.score_current_trace(...)" />}
-        onPage={(p) => update({ page: p })}
-      />
-    </section>
+    <FilteredList
+      name="scores"
+      title="Scores"
+      filters={FILTERS}
+      read={({ owner, project, params, page }) =>
+        unwrap(api.GET("/api/v1/{owner}/{project}/scores", { params: { path: { owner, project }, query: scoreQuery(params, page) } }))
+      }
+      columns={columns}
+      rowKey={(s) => s.id}
+      noMatch="No score matches these filters."
+      empty={<NoTracesYet title="No scores yet: score traces with langfuse.create_score(...) or tracing.score_current_trace(...)" />}
+    />
   );
 }

@@ -1,14 +1,11 @@
 /** Traces, newest first: filtered from the URL, paged, polling for new ones on the first page. */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
 import type { Column } from "../../components/VirtualTable";
 import { formatCost, formatDuration, formatNumber, formatTime } from "../../lib/format";
-import { useProject } from "../../lib/params";
-import { FilterForm } from "./FilterForm";
+import { FilteredList } from "./FilteredList";
 import { TRACE_FILTERS, traceQuery } from "./filters";
-import { PagedTable } from "./PagedTable";
-import { NoTracesYet, POLL_MS, useUrlFilters } from "./shared";
+import { NoTracesYet } from "./shared";
 import type { TraceView } from "./types";
 
 const LIMIT = 50;
@@ -44,30 +41,19 @@ function columns(base: string): Column<TraceView>[] {
 }
 
 export default function TracesPage() {
-  const { owner, project, base } = useProject();
-  const { params, update, page } = useUrlFilters();
-  const traces = useQuery({
-    queryKey: ["traces", owner, project, params.toString()],
-    queryFn: () => {
-      const query = traceQuery(params, page, LIMIT, Date.now());
-      return unwrap(api.GET("/api/v1/{owner}/{project}/traces", { params: { path: { owner, project }, query } }));
-    },
-    placeholderData: keepPreviousData,
-    refetchInterval: page === 1 ? POLL_MS : false,
-  });
-  const filtered = [...params.keys()].some((key) => key !== "page");
   return (
-    <section aria-labelledby="traces-title">
-      <h1 id="traces-title">Traces</h1>
-      <FilterForm label="Filter traces" fields={TRACE_FILTERS} params={params} onApply={update} />
-      <PagedTable
-        query={traces}
-        label="Traces"
-        columns={columns(base)}
-        rowKey={(t) => t.id}
-        empty={filtered ? <p className="muted">No trace matches these filters.</p> : <NoTracesYet title="No traces yet" />}
-        onPage={(p) => update({ page: p })}
-      />
-    </section>
+    <FilteredList
+      name="traces"
+      title="Traces"
+      filters={TRACE_FILTERS}
+      read={({ owner, project, params, page }) => {
+        const query = traceQuery(params, page, LIMIT, Date.now());
+        return unwrap(api.GET("/api/v1/{owner}/{project}/traces", { params: { path: { owner, project }, query } }));
+      }}
+      columns={columns}
+      rowKey={(t) => t.id}
+      noMatch="No trace matches these filters."
+      empty={<NoTracesYet title="No traces yet" />}
+    />
   );
 }
