@@ -1,5 +1,4 @@
 /** The project's connections (notifier targets): list, create (a webhook's secret shown once), delete. */
-import { useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
 import type { components } from "../../api/schema";
@@ -10,7 +9,7 @@ import { useProject } from "../../lib/params";
 import { list, number, optional, text } from "../../lib/values";
 import { ItemTable } from "./ItemTable";
 import { keys, useConnections } from "./queries";
-import { CreatePanel, Enabled, projectPath, SigningSecret, useCreate } from "./shared";
+import { CreatePanel, Enabled, projectPath, useCreateWithSecret } from "./shared";
 
 type ConnectionKind = components["schemas"]["ConnectionKind"];
 type ConnectionConfig = components["schemas"]["ConnectionConfig"];
@@ -75,11 +74,9 @@ export default function ConnectionsPage() {
   const { owner, project, base } = useProject();
   const key = keys.connections(owner, project);
   const connections = useConnections(owner, project);
-  const [secret, setSecret] = useState<string | null>(null);
-  const create = useCreate(
+  const { create, secret } = useCreateWithSecret(
     key,
     (values) => unwrap(api.POST("/api/v1/{owner}/{project}/connections", { ...projectPath(owner, project), body: connectionBody(values) })),
-    (made) => setSecret(made.secret ?? null),
   );
   if (connections.isPending) return <Loading what="Loading connections" />;
   if (connections.isError) return <ErrorView error={connections.error} retry={() => void connections.refetch()} />;
@@ -122,7 +119,7 @@ export default function ConnectionsPage() {
       <CreatePanel title="New connection" open={rows.length === 0}>
         <Form label="Create connection" fields={CONNECTION_FIELDS} mutation={create} />
       </CreatePanel>
-      <SigningSecret secret={secret} onClose={() => setSecret(null)} />
+      {secret}
     </section>
   );
 }

@@ -1,5 +1,4 @@
 /** The project's webhook subscriptions: list, create (the signing secret shown once), delete. */
-import { useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { type FieldSpec, Form, type FormValues } from "../../components/Form";
@@ -9,7 +8,7 @@ import { useProject } from "../../lib/params";
 import { list, text } from "../../lib/values";
 import { ItemTable } from "./ItemTable";
 import { keys, useWebhooks } from "./queries";
-import { CreatePanel, Enabled, EventFilter, projectPath, SigningSecret, useCreate } from "./shared";
+import { CreatePanel, Enabled, EventFilter, projectPath, useCreateWithSecret } from "./shared";
 
 export const WEBHOOK_FIELDS: FieldSpec[] = [
   { name: "url", label: "URL", required: true, placeholder: "https://ci.example.com/hook", hint: "Receives signed POSTs (Standard Webhooks)." },
@@ -35,11 +34,9 @@ export default function WebhooksPage() {
   const { owner, project, base } = useProject();
   const key = keys.webhooks(owner, project);
   const hooks = useWebhooks(owner, project);
-  const [secret, setSecret] = useState<string | null>(null);
-  const create = useCreate(
+  const { create, secret } = useCreateWithSecret(
     key,
     (values) => unwrap(api.POST("/api/v1/{owner}/{project}/webhooks", { ...projectPath(owner, project), body: webhookBody(values) })),
-    (made) => setSecret(made.secret ?? null),
   );
   if (hooks.isPending) return <Loading what="Loading webhooks" />;
   if (hooks.isError) return <ErrorView error={hooks.error} retry={() => void hooks.refetch()} />;
@@ -84,7 +81,7 @@ export default function WebhooksPage() {
       <CreatePanel title="New webhook" open={rows.length === 0}>
         <Form label="Create webhook" fields={WEBHOOK_FIELDS} mutation={create} />
       </CreatePanel>
-      <SigningSecret secret={secret} onClose={() => setSecret(null)} />
+      {secret}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /** Pieces every events page uses: create and delete with invalidation, filters, enabled state. */
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { ConfirmButton } from "../../components/Confirm";
 import type { FormValues } from "../../components/Form";
 import { SecretOnce } from "../../components/SecretOnce";
@@ -137,6 +137,13 @@ export function TargetFacts({
       )}
     </dl>
   );
+}
+
+/** A create mutation for what comes back with its signing secret, which `secret` shows once. */
+export function useCreateWithSecret(key: QueryKey, create: (values: FormValues) => Promise<{ secret?: string | null }>) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const mutation = useCreate(key, create, (made) => setSecret(made.secret ?? null));
+  return { create: mutation, secret: <SigningSecret secret={secret} onClose={() => setSecret(null)} /> };
 }
 
 /** The signing secret of a new webhook or webhook connection, shown once. */
