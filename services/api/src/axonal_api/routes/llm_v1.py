@@ -6,14 +6,18 @@ the api token rather than a project key (the web UI).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, TypedDict
+from typing import Annotated, TypedDict, TypeVar
 
 from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel
 
 from axonal_api.deps import GatewayDep
+from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_api.routes.traces_v1 import project_id_of
+from axonal_events import Rpc
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetSession,
@@ -54,14 +58,31 @@ def window(
 
 WindowDep = Annotated[Window, Depends(window)]
 
+Req = TypeVar("Req", bound=BaseModel)
+Res = TypeVar("Res", bound=BaseModel)
+
+
+async def list_in_window(
+    gw: Gateway,
+    owner: str,
+    project: str,
+    method: Rpc[Req, Res],
+    request: Callable[..., Req],
+    window: Window,
+    environment: list[str] | None,
+) -> Res:
+    """Call ``method`` with the request of ``owner/project``'s environments and window."""
+    project_id = await project_id_of(gw, owner, project)
+    query = request(project_id=project_id, environment=environment or [], **window)
+    return await gw.call(method, query)
+
 
 @router.get("/sessions", summary="List LLM sessions, newest first, with their traces' totals")
 async def list_sessions(
     gw: GatewayDep, owner: Owner, project: Project, window: WindowDep, environment: Many = None
 ) -> SessionPage:
-    project_id = await project_id_of(gw, owner, project)
-    query = ListSessions(project_id=project_id, environment=environment or [], **window)
-    return await gw.call(Tracking.list_sessions, query)
+    method = Tracking.list_sessions
+    return await list_in_window(gw, owner, project, method, ListSessions, window, environment)
 
 
 @router.get("/sessions/{session_id}", summary="An LLM session with its traces, in time order")
@@ -76,9 +97,8 @@ async def get_session(
 async def list_users(
     gw: GatewayDep, owner: Owner, project: Project, window: WindowDep, environment: Many = None
 ) -> UserPage:
-    project_id = await project_id_of(gw, owner, project)
-    query = ListUsers(project_id=project_id, environment=environment or [], **window)
-    return await gw.call(Tracking.list_users, query)
+    method = Tracking.list_users
+    return await list_in_window(gw, owner, project, method, ListUsers, window, environment)
 
 
 @router.get("/scores", summary="List scores, newest first")
