@@ -7,6 +7,7 @@ from playwright.async_api import Page, expect
 
 from axonal_testing.browser import screenshot
 
+from .conftest import API_TOKEN
 from .seed import PROJECT, Seeded
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -107,3 +108,18 @@ async def test_the_dark_theme_is_kept_across_pages(page: Page, ui_url: str, seed
     await expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     await expect(page.get_by_role("tree", name="Observations")).to_be_visible()
     await screenshot(page, "trace-dark")
+
+
+async def test_without_the_token_the_ui_asks_for_it(browser, ui_url: str, seeded: Seeded):
+    context = await browser.new_context()
+    try:
+        page = await context.new_page()
+        await page.goto(f"{ui_url}{seeded.base}/runs")
+        prompt = page.get_by_role("form", name="API token")
+        await expect(prompt).to_be_visible()
+        await screenshot(page, "token-prompt")
+        await prompt.get_by_label("Token").fill(API_TOKEN)
+        await prompt.get_by_role("button", name="Use token").click()
+        await expect(page.locator(f'[data-run-row="{seeded.dag["uuid"]}"]')).to_be_visible()
+    finally:
+        await context.close()
