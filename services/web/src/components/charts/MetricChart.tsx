@@ -1,6 +1,6 @@
 /** One metric as a uPlot line chart, one line per series (a run), in the theme's colours.
  * Dragging across the chart selects an x range and hands it to ``onZoom``. */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { XAxis } from "../../lib/series";
@@ -38,7 +38,8 @@ export function MetricChart({ name, lines, x, logY, onZoom, height = 220 }: Prop
   const ready = width > 0;
   const chart = useRef<uPlot | null>(null);
 
-  useEffect(() => {
+  // Measured before the first paint, so the chart is made in the same frame, not one later.
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     setWidth(el.clientWidth || 600);
@@ -47,7 +48,7 @@ export function MetricChart({ name, lines, x, logY, onZoom, height = 220 }: Prop
     return () => observer.disconnect();
   }, []);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el || !ready) return;
     const axis = { stroke: colours.muted, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.grid } };
