@@ -1,16 +1,6 @@
 /** JSON pretty-printed as a collapsible tree; strings that hold JSON are shown parsed. */
 import { useState } from "react";
-
-function parsed(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const text = value.trim();
-  if (!(text.startsWith("{") || text.startsWith("["))) return value;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return value;
-  }
-}
+import { parsedJson } from "../lib/json";
 
 function Leaf({ value }: { value: unknown }) {
   if (value === null) return <span className="j-null">null</span>;
@@ -55,7 +45,7 @@ function Node({ name, value, depth }: { name?: string; value: unknown; depth: nu
 }
 
 export function JsonView({ value }: { value: unknown }) {
-  const data = parsed(value);
+  const data = parsedJson(value);
   if (data === undefined) return <span className="muted">–</span>;
   if (typeof data === "string") return <pre className="text">{data}</pre>;
   return (

@@ -1,4 +1,5 @@
 /** Chat messages in the OpenAI / Langfuse shapes, read into one form a page can render. */
+import { parsedJson } from "../../lib/json";
 
 export type Part = { kind: "text"; text: string } | { kind: "image"; url: string } | { kind: "data"; value: unknown };
 
@@ -20,18 +21,6 @@ export interface Message {
 type Doc = Record<string, unknown>;
 
 const isDoc = (value: unknown): value is Doc => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A string holding JSON, parsed; anything else as it is. */
-export function parsedJson(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const text = value.trim();
-  if (!(text.startsWith("{") || text.startsWith("["))) return value;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return value;
-  }
-}
 
 function partOf(item: unknown): Part {
   if (typeof item === "string") return { kind: "text", text: item };
