@@ -22,6 +22,9 @@ HERE = Path(__file__).parent
 TRACE_SCRIPT = HERE.parents[2] / "examples" / "langfuse_trace.py"
 OWNER, NAME = "ui", "demo"
 PROJECT = f"{OWNER}/{NAME}"
+#: The project of the automation rule (the runs it starts stay out of the demo's runs list).
+AUTOMATED = f"{OWNER}/automated"
+HELLO = HERE.parents[2] / "examples" / "hello.yaml"
 
 
 class Receiver:
@@ -60,6 +63,7 @@ class Seeded:
     trials: list[dict[str, Any]]
     trace_id: str
     webhook_id: str
+    automation_id: str
 
     @property
     def base(self) -> str:
@@ -102,6 +106,26 @@ def _trace(stack: RunningStack) -> str:
     return trace_id
 
 
+def _automation(stack: RunningStack) -> str:
+    """A rule that starts a run when a warehouse says a dataset changed, fired once."""
+    created = stack.cli("project", "create", AUTOMATED)
+    assert created.returncode == 0, created.stderr
+    rule = _cli_json(
+        stack, "automations", "create", "refresh", "--external", "--on", "dataset.updated",
+        "-f", str(HELLO), "-P", "greeting=refreshed", "-p", AUTOMATED,
+    )  # fmt: skip
+    data = json.dumps({"uri": "s3://warehouse/sales"})
+    sent = stack.cli("events", "publish", "dataset.updated", "-d", data, "-p", AUTOMATED)
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+
+    def started() -> bool:
+        firings = _cli_json(stack, "automations", "firings", str(rule["id"]), "-p", AUTOMATED)
+        return any(f.get("run_uuid") for f in firings["firings"])
+
+    wait_for_sync(started, timeout=60, message="the automation started a run")
+    return str(rule["id"])
+
+
 def seed(stack: RunningStack, receiver: Receiver) -> Seeded:
     """Send everything; return once it is all stored."""
     created = stack.cli("project", "create", PROJECT)
@@ -116,4 +140,4 @@ def seed(stack: RunningStack, receiver: Receiver) -> Seeded:
     ops = {r["name"]: r for r in runs if r.get("pipeline_uuid") == dag["uuid"]}
     sweep = next(r for r in runs if r["kind"] == "matrix")
     trials = [r for r in runs if r.get("pipeline_uuid") == sweep["uuid"]]
-    return Seeded(dag, ops, sweep, trials, _trace(stack), str(hook["id"]))
+    return Seeded(dag, ops, sweep, trials, _trace(stack), str(hook["id"]), _automation(stack))

@@ -3,12 +3,14 @@ UI, and an API key whose secret is shown once."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Page, expect
 
 from axonal_testing.browser import screenshot
 
-from .seed import Receiver, Seeded
+from .seed import AUTOMATED, Receiver, Seeded
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -64,3 +66,17 @@ async def test_settings_pages_render_without_errors(
     await expect(page.get_by_role("heading", level=1)).to_be_visible()
     await expect(page.get_by_role("alert")).to_have_count(0)
     await screenshot(page, path)
+
+
+async def test_an_automation_lists_its_firing_and_the_run_it_started(
+    page: Page, ui_url: str, seeded: Seeded
+):
+    await page.goto(f"{ui_url}projects/{AUTOMATED}/automations")
+    rule = page.locator(f'[data-automation-id="{seeded.automation_id}"]')
+    await rule.get_by_role("link", name="refresh").click()
+    firing = page.get_by_role("table", name="Firings").locator("tr[data-outcome]")
+    await expect(firing).to_have_count(1)
+    await screenshot(page, "automation-firings")
+    await firing.get_by_role("link").last.click()
+    await expect(page.get_by_role("heading", level=1)).to_be_visible()
+    await expect(page).to_have_url(re.compile(rf"projects/{AUTOMATED}/runs/[0-9a-f]{{32}}$"))
