@@ -14,6 +14,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 async def test_metric_charts_have_points(page: Page, ui_url: str, seeded: Seeded):
     await page.goto(f"{ui_url}{seeded.base}/runs/{seeded.ops['train']['uuid']}/metrics")
+    # a deep link fetches its page's code beside the app's own (index.html's early script)
+    await expect(page.locator('link[rel="modulepreload"][href*="MetricsTab"]')).to_have_count(1)
     for name in ("loss", "accuracy"):
         chart = page.locator(f'[aria-label="metric {name}"][data-points]')
         await expect(chart.locator("canvas").first).to_be_visible()
