@@ -25,6 +25,8 @@ PROJECT = f"{OWNER}/{NAME}"
 #: The project of the automation rule (the runs it starts stay out of the demo's runs list).
 AUTOMATED = f"{OWNER}/automated"
 HELLO = HERE.parents[2] / "examples" / "hello.yaml"
+#: A connection to the same receiver, with an alert route of every succeeded run to it.
+CONNECTION = "receiver"
 
 
 class Receiver:
@@ -133,6 +135,10 @@ def seed(stack: RunningStack, receiver: Receiver) -> Seeded:
     hook = _cli_json(
         stack, "webhooks", "create", receiver.url, "-e", "run.succeeded", "-p", PROJECT
     )
+    _cli_json(stack, "connections", "create", CONNECTION, "webhook", "--url", receiver.url,
+              "-p", PROJECT)  # fmt: skip
+    _cli_json(stack, "connections", "routes", "create", CONNECTION, "-e", "run.succeeded",
+              "-p", PROJECT)  # fmt: skip
     _run(stack, "demo-dag.yaml")
     _run(stack, "demo-sweep.yaml")
     runs = _cli_json(stack, "ops", "ls", "-p", PROJECT)["runs"]

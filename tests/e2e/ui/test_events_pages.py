@@ -10,7 +10,7 @@ from playwright.async_api import Page, expect
 
 from axonal_testing.browser import screenshot
 
-from .seed import AUTOMATED, Receiver, Seeded
+from .seed import AUTOMATED, CONNECTION, Receiver, Seeded
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -56,6 +56,15 @@ async def test_an_api_key_secret_is_shown_once(page: Page, ui_url: str, seeded: 
     await expect(dialog).to_be_hidden()
     await expect(keys).to_have_count(2)
     await expect(page.get_by_test_id("secret")).to_have_count(0)
+
+
+async def test_a_connection_lists_its_deliveries(page: Page, ui_url: str, seeded: Seeded):
+    await page.goto(f"{ui_url}{seeded.base}/connections")
+    await page.locator(f'[data-connection="{CONNECTION}"]').get_by_role("link").first.click()
+    deliveries = page.get_by_role("table", name="Deliveries").locator("tr[data-delivery-id]")
+    await expect(deliveries.first).to_have_attribute("data-status", re.compile(r"\w+"))
+    assert await deliveries.count() >= len(seeded.ops)
+    await screenshot(page, "connection-deliveries")
 
 
 @pytest.mark.parametrize("path", ["connections", "automations", "alerts", "llm-models"])
