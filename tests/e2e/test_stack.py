@@ -27,6 +27,8 @@ from axonal_bus import rpc
 from axonal_events import Rpc, Subjects
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest
 from axonal_events.rpcs import Identity
+from axonal_stack.processes import find
+from axonal_stack.state import ProcessRef
 from axonal_testing.stack import (
     RunningStack,
     axonal_cli,
@@ -47,8 +49,8 @@ def recorded(state: dict) -> list[psutil.Process]:
     refs += [svc["process"] for svc in state["services"].values()]
     found = []
     for ref in filter(None, refs):
-        proc = psutil.Process(ref["pid"])
-        assert abs(proc.create_time() - ref["created"]) < 0.05, ref
+        proc = find(ProcessRef.model_validate(ref))
+        assert proc is not None, ref
         found += [proc, *proc.children(recursive=True)]
     return found
 

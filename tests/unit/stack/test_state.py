@@ -17,18 +17,18 @@ def running_state(home: Path) -> StackState:
         phase="running",
         detail="all services healthy",
         started_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
-        supervisor=ProcessRef(pid=100, created=1.5),
+        supervisor=ProcessRef(pid=100, started=1.5),
         namespace="axonal",
         nats_url="nats://127.0.0.1:4222",
         nats_port=4222,
-        nats=ProcessRef(pid=101, created=2.0),
+        nats=ProcessRef(pid=101, started=2.0),
         database_url="postgresql://postgres@127.0.0.1:54320/axonal",
         postgres_port=54320,
-        postgres=ProcessRef(pid=102, created=2.5),
+        postgres=ProcessRef(pid=102, started=2.5),
         artifacts_url=str(home / "artifacts"),
         services={
             "identity": ServiceState(
-                module="axonal_identity", process=ProcessRef(pid=103, created=3.0), restarts=2
+                module="axonal_identity", process=ProcessRef(pid=103, started=3.0), restarts=2
             )
         },
     )

@@ -12,16 +12,26 @@ import psutil
 
 from axonal_stack.state import ProcessRef
 
-__all__ = ["find", "ref_for", "stop_all", "strays"]
+__all__ = ["find", "ref_for", "since_boot", "stop_all", "strays"]
 
-_CREATE_TIME_SLACK = 0.05
+_START_SLACK = 0.05
 #: Programs a stack starts with its home on the command line.
 _OURS = ("nats-server", "postgres", "axonal_stack.supervisor")
 
 
 def ref_for(pid: int) -> ProcessRef:
     """A reference to the running process ``pid``."""
-    return ProcessRef(pid=pid, created=psutil.Process(pid).create_time())
+    return ProcessRef(pid=pid, started=since_boot(psutil.Process(pid)))
+
+
+def since_boot(proc: psutil.Process) -> float:
+    """Seconds after boot ``proc`` started.
+
+    psutil's ``create_time()`` adds the boot time, which follows the wall clock, to the
+    kernel's since-boot start; taking the boot time away again leaves a figure that a clock
+    step (NTP, a VM resumed) does not move.
+    """
+    return proc.create_time() - psutil.boot_time()
 
 
 def find(ref: ProcessRef | None) -> psutil.Process | None:
@@ -30,7 +40,7 @@ def find(ref: ProcessRef | None) -> psutil.Process | None:
         return None
     try:
         proc = psutil.Process(ref.pid)
-        if abs(proc.create_time() - ref.created) > _CREATE_TIME_SLACK:
+        if abs(since_boot(proc) - ref.started) > _START_SLACK:
             return None
         if proc.status() == psutil.STATUS_ZOMBIE:
             return None

@@ -29,10 +29,13 @@ Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
 
 
 class ProcessRef(BaseModel):
-    """A process, told apart from a later one that reuses its pid by its creation time."""
+    """A process, told apart from a later one that reuses its pid by when it started."""
 
     pid: int
-    created: float = Field(description="psutil create_time() of the process.")
+    started: float = Field(
+        description="Seconds after boot the process started: unlike its wall-clock creation "
+        "time, unmoved when the system clock is stepped."
+    )
 
 
 class ServiceState(BaseModel):
