@@ -1,0 +1,2 @@
+"""Axonal registry service: registered models and their versions, artifact and dataset
+versions with their lineage, the component hub, and prompts."""

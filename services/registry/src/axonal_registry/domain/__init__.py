@@ -1,0 +1,1 @@
+"""Pure registry logic: no I/O, none of the service's other modules."""
