@@ -288,3 +288,47 @@ def test_a_schema_check_fails_on_a_missing_field(langfuse: LangfuseServer, writt
     del detail["observations"][0]["modelId"]
     with pytest.raises(AssertionError):
         _openapi("TraceWithFullDetails", detail)
+
+
+def test_v2_scores_compare_values_and_match_trace_tags(langfuse: LangfuseServer, written):
+    trace_id = written["trace"]
+
+    def names(**params: Any) -> set[str]:
+        listed = langfuse.get("/api/public/v2/scores", traceId=trace_id, **params)
+        _openapi("GetScoresResponse", listed)
+        return {s["name"] for s in listed["data"]}
+
+    assert names(operator=">", value=0.5) == {"ok"}
+    assert names(operator=">=", value=0.5) == {"exact", "ok"}
+    assert names(operator="!=", value=0) == {"exact", "ok"}
+    assert names(operator="<", value=1) == {"exact"}
+    assert names(operator="=", value=1) == {"ok"}
+    assert names(traceTags="contract") == {"exact", "ok", "tone"}
+    assert names(traceTags=["contract", "elsewhere"]) == set()
+    for params, field in (
+        ({"operator": ">"}, "operator and value"),
+        ({"operator": "~", "value": 1}, "operator"),
+        ({"filter": "[]"}, "filter"),
+    ):
+        reply = langfuse.http.get("/api/public/v2/scores", params={"traceId": trace_id, **params})
+        assert reply.status_code == 400, reply.text
+        assert field in reply.json()["message"]
+
+
+def test_traces_are_listed_in_the_order_asked_for(langfuse: LangfuseServer, written):
+    def ordered(order_by: str) -> list[str]:
+        listed = langfuse.get("/api/public/traces", orderBy=order_by, limit=100)
+        _openapi("Traces", listed)
+        return [t["timestamp"] for t in listed["data"]]
+
+    oldest_first = ordered("timestamp.asc")
+    assert len(oldest_first) >= 1
+    assert oldest_first == sorted(oldest_first)
+    assert ordered("timestamp.desc") == sorted(oldest_first, reverse=True)
+    assert langfuse.get("/api/public/traces", orderBy="userId.asc", limit=100)["data"]
+    for bad in ("timestamp", "colour.asc", "timestamp.up"):
+        reply = langfuse.http.get("/api/public/traces", params={"orderBy": bad})
+        assert reply.status_code == 400, reply.text
+        assert "orderBy" in reply.json()["message"]
+    reply = langfuse.http.get("/api/public/traces", params={"filter": "[]"})
+    assert reply.status_code == 400

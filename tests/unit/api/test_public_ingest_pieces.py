@@ -14,11 +14,19 @@ from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from starlette.requests import Request
 
+from axonal_api import public_query
 from axonal_api.otlp_body import BodyError, otlp_spans, read_body
 from axonal_api.routes import public_read
 from axonal_api.trace_publish import RecordRefused, RecordTooLarge, _batches
 from axonal_events.api_keys import KeyProject
-from axonal_events.trace_reads import ListObservations, ListScores, ListSessions, ListTraces
+from axonal_events.trace_reads import (
+    ListObservations,
+    ListScores,
+    ListSessions,
+    ListTraces,
+    Order,
+    ValueCondition,
+)
 from axonal_events.traces import ObservationRecord, TraceBatch, TraceRecord
 from axonal_testing.conformance import project_fixtures
 from axonal_traces import OtlpFormatError, convert_export, convert_spans, wire
@@ -200,7 +208,7 @@ def test_gzip_bodies_are_read_within_the_limit():
 @pytest.mark.parametrize(
     ("route", "model", "renames"),
     [
-        (public_read.list_traces, ListTraces, {}),
+        (public_read.list_traces, ListTraces, {"orderBy": "order"}),
         (
             public_read.list_observations,
             ListObservations,
@@ -212,14 +220,15 @@ def test_gzip_bodies_are_read_within_the_limit():
             {"fromStartTime": "from_timestamp", "toStartTime": "to_timestamp"},
         ),
         (public_read.list_sessions, ListSessions, {}),
-        (public_read.list_scores_v2, ListScores, {"scoreIds": "id"}),
+        (public_read.list_scores_v2, ListScores, {"scoreIds": "id", "value": "value_is"}),
     ],
 )
 def test_every_query_parameter_of_a_read_route_is_a_field_of_its_query(route, model, renames):
     names = [
         n
         for n in inspect.signature(route).parameters
-        if n not in ("gw", "project") and n not in public_read.SHAPING
+        # ``operator`` is read with ``value`` into one condition.
+        if n not in ("gw", "project", "operator") and n not in public_query.SHAPING
     ]
     values = {
         "environment": ["e"],
@@ -239,8 +248,11 @@ def test_every_query_parameter_of_a_read_route_is_a_field_of_its_query(route, mo
         "toTimestamp": datetime.now(UTC),
         "fromStartTime": datetime.now(UTC),
         "toStartTime": datetime.now(UTC),
+        "orderBy": Order(field="name"),
+        "value": ValueCondition(operator=">", value=1.0),
+        "traceTags": ["t"],
     }
     params = {name: values.get(name, "x") for name in names}
-    query = public_read._query(model, PROJECT, params | {"gw": None, "project": None}, **renames)
+    query = public_query.query_of(model, PROJECT, params | {"gw": None, "project": None}, **renames)
     assert query.project_id == PROJECT.id
     assert len(query.model_fields_set) == len(names) + 1

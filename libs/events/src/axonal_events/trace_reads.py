@@ -27,6 +27,7 @@ __all__ = [
     "ListUsers",
     "ObservationPage",
     "ObservationView",
+    "Order",
     "PageMeta",
     "ScorePage",
     "ScoreTrace",
@@ -35,10 +36,12 @@ __all__ = [
     "SessionView",
     "SessionWithTraces",
     "TraceDetail",
+    "TraceOrder",
     "TracePage",
     "TraceView",
     "UserPage",
     "UserView",
+    "ValueCondition",
 ]
 
 
@@ -71,6 +74,19 @@ class _Window(Payload):
     to_timestamp: datetime | None = None
 
 
+#: The trace columns a trace list may be ordered by (Langfuse's ``orderBy`` fields).
+TraceOrder = Literal[
+    "id", "timestamp", "name", "user_id", "release", "version", "public", "bookmarked", "session_id"
+]
+
+
+class Order(Payload):
+    """A list's order: one column, ascending or descending."""
+
+    field: TraceOrder
+    descending: bool = True
+
+
 class ListTraces(_Window):
     user_id: str | None = None
     session_id: str | None = None
@@ -81,6 +97,7 @@ class ListTraces(_Window):
     score_name: str | None = Field(default=None, description="Traces with a score of this name.")
     score_min: float | None = Field(default=None, description="Its value at least this.")
     score_max: float | None = Field(default=None, description="Its value at most this.")
+    order: Order | None = Field(default=None, description="Default: the newest first.")
     page: int = Field(default=1, ge=1)
     limit: int = Field(default=50, ge=1, le=1000)
 
@@ -129,6 +146,13 @@ class GetSession(Payload):
     id: str
 
 
+class ValueCondition(Payload):
+    """A comparison of a score's numeric value with ``value``."""
+
+    operator: Literal["<", ">", "<=", ">=", "=", "!="]
+    value: float
+
+
 class ListScores(_Window):
     """Scores matching every filter given: a list filter matches any of its values."""
 
@@ -150,6 +174,10 @@ class ListScores(_Window):
     labels: list[str] = Field(default_factory=list, description="Categorical values.")
     value_min: float | None = None
     value_max: float | None = None
+    value_is: ValueCondition | None = None
+    trace_tags: list[str] = Field(
+        default_factory=list, description="Scores of traces having all of these tags."
+    )
     cursor: str | None = None
     page: int = Field(default=1, ge=1)
     limit: int = Field(default=50, ge=1, le=1000)

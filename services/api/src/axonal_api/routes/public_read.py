@@ -5,12 +5,10 @@ Answered by the tracking service's read RPCs for the project of the request's AP
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
 
 from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
@@ -33,6 +31,7 @@ from axonal_api.public_bodies import (
     Paged,
     PageInfo,
 )
+from axonal_api.public_query import ids, query_of, refuse_filter, trace_order, value_condition
 from axonal_api.scores_v3 import (
     SCORE_GROUPS,
     InvalidScoreQuery,
@@ -43,7 +42,6 @@ from axonal_api.scores_v3 import (
     score_groups,
 )
 from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
-from axonal_events.api_keys import KeyProject
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetObservation,
@@ -56,7 +54,7 @@ from axonal_events.trace_reads import (
 )
 from axonal_events.traces import ObservationLevel, ObservationType, ScoreDataType, ScoreSource
 
-__all__ = ["SHAPING", "router"]
+__all__ = ["router"]
 
 router = APIRouter(
     prefix="/api/public", tags=["langfuse-compatible reads"], responses=READ_RESPONSES
@@ -69,37 +67,12 @@ Time = Annotated[datetime | None, Query()]
 Many = Annotated[list[str] | None, Query()]
 
 
-Q = TypeVar("Q", bound=BaseModel)
-#: Query parameters that shape an answer rather than choose what it holds.
-SHAPING = frozenset({"fields", "expandMetadata", "parseIoAsJson", "filter"})
-_NO_FILTER = "the filter parameter is not supported here: filter with the query parameters"
 _V3_LIMIT = 100  # Langfuse refuses larger /v3/scores pages
 _NO_PARSE_IO = (
     "parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output "
     "fields are always returned as raw strings. Remove the parseIoAsJson parameter or set it "
     "to false."
 )
-_SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-def _query(model: type[Q], project: KeyProject, params: dict[str, Any], **renames: str) -> Q:
-    """``model`` from a route's query parameters (Langfuse's camelCase names), unset ones left out.
-
-    Routes pass ``locals()``: their parameters are the query, plus ``gw``, ``project`` and the
-    :data:`SHAPING` ones.
-    """
-    fields = {
-        renames.get(name, _SNAKE.sub("_", name).lower()): value
-        for name, value in params.items()
-        if value is not None and name not in ("gw", "project") and name not in SHAPING
-    }
-    return model(project_id=project.id, **fields)
-
-
-def _ids(comma_separated: str | None) -> list[str] | None:
-    if not comma_separated:
-        return None
-    return [part.strip() for part in comma_separated.split(",") if part.strip()]
 
 
 @router.get("/health", summary="Liveness, as Langfuse answers it (no key needed)")
@@ -132,9 +105,13 @@ async def list_traces(
     version: Text = None,
     release: Text = None,
     environment: Many = None,
+    orderBy: Text = None,  # noqa: N803
     fields: Text = None,
+    filter: Text = None,  # noqa: A002
 ) -> Paged[LangfuseTrace]:
-    query = _query(ListTraces, project, locals())
+    refuse_filter(filter)
+    params = {**locals(), "orderBy": trace_order(orderBy)}
+    query = query_of(ListTraces, project, params, orderBy="order")
     found = await gw.call(Tracking.list_traces, query)
     groups = trace_groups(fields)
     data = [shaped(LangfuseTrace.of(t, project), groups) for t in found.data]
@@ -173,9 +150,8 @@ async def list_observations_v1(
     version: Text = None,
     filter: Text = None,  # noqa: A002
 ) -> Paged[LangfuseObservation]:
-    if filter:
-        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
-    query = _query(
+    refuse_filter(filter)
+    query = query_of(
         ListObservations,
         project,
         locals(),
@@ -228,9 +204,8 @@ async def list_observations(
 ) -> Cursored[LangfuseObservationV2]:
     if parseIoAsJson:
         raise PublicError(400, _NO_PARSE_IO, "InvalidRequestError")
-    if filter:
-        raise PublicError(400, _NO_FILTER, "InvalidRequestError")
-    query = _query(
+    refuse_filter(filter)
+    query = query_of(
         ListObservations,
         project,
         locals(),
@@ -238,7 +213,7 @@ async def list_observations(
         toStartTime="to_timestamp",
     )
     found = await gw.call(Tracking.list_observations, query)
-    groups, expand = field_groups(fields), _ids(expandMetadata) or ()
+    groups, expand = field_groups(fields), ids(expandMetadata) or ()
     data = [LangfuseObservationV2.of(o, groups, expand) for o in found.data]
     meta = CursorMeta(cursor=found.cursor) if found.cursor else CursorMeta()
     return Cursored(data=data, meta=meta)
@@ -254,7 +229,7 @@ async def list_sessions(
     toTimestamp: Time = None,  # noqa: N803
     environment: Many = None,
 ) -> Paged[LangfuseSession]:
-    query = _query(ListSessions, project, locals())
+    query = query_of(ListSessions, project, locals())
     found = await gw.call(Tracking.list_sessions, query)
     data = [LangfuseSession.of(s) for s in found.data]
     return Paged(data=data, meta=PageInfo.of(found.meta))
@@ -350,11 +325,22 @@ async def list_scores_v2(
     observationId: Text = None,  # noqa: N803
     queueId: Text = None,  # noqa: N803
     dataType: ScoreDataType | None = None,  # noqa: N803
+    operator: Text = None,
+    value: float | None = None,
+    traceTags: Many = None,  # noqa: N803
     fields: Text = None,
+    filter: Text = None,  # noqa: A002
 ) -> Paged[LangfuseListedScore]:
-    query = _query(ListScores, project, {**locals(), "scoreIds": _ids(scoreIds)}, scoreIds="id")
+    refuse_filter(filter)
+    params = {
+        **locals(),
+        "scoreIds": ids(scoreIds),
+        "operator": None,
+        "value": value_condition(operator, value),
+    }
+    query = query_of(ListScores, project, params, scoreIds="id", value="value_is")
     found = await gw.call(Tracking.list_scores, query)
-    named = _ids(fields)
+    named = ids(fields)
     with_trace = not named or "trace" in named  # as Langfuse: absent fields means both groups
     data = [LangfuseListedScore.listed(s, with_trace=with_trace) for s in found.data]
     return Paged(data=data, meta=PageInfo.of(found.meta))

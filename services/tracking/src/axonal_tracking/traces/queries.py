@@ -13,6 +13,7 @@ from axonal_events.trace_reads import (
     ListTraces,
     ListUsers,
     ObservationView,
+    Order,
     PageMeta,
     ScoreView,
     SessionView,
@@ -117,6 +118,29 @@ def _trace(row: Any) -> TraceView:
     return TraceView.model_validate(dict(row))
 
 
+#: SQL of each orderable trace column; no trace is bookmarked (the UI has no bookmarks).
+_TRACE_ORDER = {
+    "id": "t.id",
+    "timestamp": "t.timestamp",
+    "name": "t.name",
+    "user_id": "t.user_id",
+    "release": "t.release",
+    "version": "t.version",
+    "public": "t.public",
+    "bookmarked": "false",
+    "session_id": "t.session_id",
+}
+
+
+def _trace_order(order: Order | None) -> str:
+    """``ORDER BY`` of a trace list: the column asked for, then the newest first."""
+    newest = "t.timestamp DESC, t.id"
+    if order is None:
+        return newest
+    direction = "DESC NULLS LAST" if order.descending else "ASC NULLS LAST"
+    return f"{_TRACE_ORDER[order.field]} {direction}, {newest}"
+
+
 async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView], PageMeta]:
     where = _Where(q.project_id, "t")
     for column in ("user_id", "session_id", "name", "release", "version"):
@@ -137,7 +161,7 @@ async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView],
     limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
     rows = await conn.fetch(
         f"SELECT {_TRACE_COLUMNS} WHERE {where.sql()} "
-        f"ORDER BY t.timestamp DESC, t.id LIMIT {limit} OFFSET {offset}",
+        f"ORDER BY {_trace_order(q.order)} LIMIT {limit} OFFSET {offset}",
         *where.args,
     )
     return [_trace(r) for r in rows], PageMeta.of(q.page, q.limit, total)
@@ -282,7 +306,11 @@ async def list_scores(
         where.clauses.append("false")  # no stored score has an author
     where.add("value >= {}", q.value_min)
     where.add("value <= {}", q.value_max)
+    if q.value_is is not None:  # the operator is one of a fixed few (ValueCondition)
+        where.add(f"value {q.value_is.operator} {{}}", q.value_is.value)
     where.window(q, "timestamp")
+    if q.trace_tags:
+        where.clauses.append(f"t.tags @> {where.next(q.trace_tags)}::text[]")
     if q.user_id:
         where.clauses.append(f"t.user_id = {where.next(q.user_id)}")
     total = await conn.fetchval(
