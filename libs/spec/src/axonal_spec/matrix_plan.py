@@ -49,6 +49,16 @@ def plan_matrix(matrix: AnyMatrix, component: Polyaxonfile, *, seed: str) -> Mat
             problems.append(
                 Problem(join_location(section, name), f"no input named '{name}' (inputs: {known})")
             )
+    resource = getattr(matrix, "resource", None)
+    if resource is not None and resource.name not in ios:
+        known = ", ".join(ios) or "none"
+        problems.append(
+            Problem(
+                "resource.name",
+                f"no input named '{resource.name}' to give each trial its resource "
+                f"(inputs: {known})",
+            )
+        )
     if problems:
         raise SpecError(problems)
     concurrency = getattr(matrix, "concurrency", None)
