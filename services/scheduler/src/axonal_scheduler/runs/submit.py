@@ -8,7 +8,6 @@ from typing import Any
 from axonal_events import RunStatus
 from axonal_events.commands import SubmitRun
 from axonal_scheduler.domain.env import env_names, op_env_names
-from axonal_scheduler.runs import store
 from axonal_scheduler.runs.engine import Engine
 from axonal_scheduler.runs.store import Run
 from axonal_spec import CompileOptions, SpecError, compile_operation, compose, load
@@ -30,9 +29,8 @@ def _early_stopping(doc_data: dict[str, Any], compiled: dict[str, Any]) -> list[
 
 
 async def submit(engine: Engine, cmd: SubmitRun) -> None:
-    """Create the run of ``cmd`` once; a repeated ``run_uuid`` does nothing."""
-    if await store.get_run(engine.conn, cmd.run_uuid) is not None:
-        return
+    """Create the run of ``cmd`` once; a repeated ``run_uuid`` does nothing (the insert finds
+    its row: no read first, as a repeat is rare and every submission would pay for it)."""
     base = Run(
         uuid=cmd.run_uuid,
         owner=cmd.owner,
@@ -52,8 +50,8 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
         )
         compiled = compile_operation(doc, options).model_dump(mode="json")
     except SpecError as exc:
-        await engine.create(base)
-        await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
+        if await engine.create(base):
+            await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
         return
     base.compiled = compiled
     base.kind = "matrix" if compiled.get("matrix") else str(compiled["run_kind"])
@@ -69,5 +67,5 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
     by_op = op_env_names(data)
     for op in compiled.get("operations") or []:
         op["to_env"] = by_op.get(op["name"], {})
-    await engine.create(base)
-    await engine.proceed(base)
+    if await engine.create(base):
+        await engine.proceed(base)
