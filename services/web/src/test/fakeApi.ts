@@ -1,6 +1,7 @@
 /**
  * A test double of the api behind `fetch`: routes answer with bodies the test gives (typed with
- * the generated schema), and every request is recorded. The typed client keeps the `fetch` it
+ * the generated schema), or with a `Response` of their own (a stream, a CSV file), and every
+ * request is recorded. The typed client keeps the `fetch` it
  * found when it was created, so install it before the client loads:
  * `vi.hoisted(async () => (await import("../test/fakeApi")).installFakeApi())`.
  */
@@ -8,6 +9,7 @@ export interface FakeRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  headers: Headers;
   body: unknown;
 }
 
@@ -35,7 +37,8 @@ export class FakeApi {
 
   /** Answer `method path` (a string, `:name` matches one segment) with the handler's body. */
   on(method: string, path: string, handler: Handler): this {
-    const pattern = new RegExp(`^${path.replace(/:[a-z_]+/gi, "([^/]+)")}$`);
+    const literal = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = new RegExp(`^${literal.replace(/:[a-z_]+/gi, "([^/]+)")}$`);
     this.routes.unshift({ method, pattern, handler });
     return this;
   }
@@ -51,15 +54,17 @@ export class FakeApi {
   }
 
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : new Request(input, init);
+    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
     const url = new URL(request.url);
     const text = await request.text();
-    const sent: FakeRequest = { method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : undefined };
+    const body = text ? JSON.parse(text) : undefined;
+    const sent: FakeRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body };
     this.requests.push(sent);
     for (const route of this.routes) {
       const match = route.method === sent.method ? sent.path.match(route.pattern) : null;
       if (!match) continue;
       const reply = await route.handler(sent, match);
+      if (reply instanceof Response) return reply;
       const { status, body } = reply instanceof Failure ? reply : { status: 200, body: reply };
       return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
     }

@@ -1,43 +1,18 @@
 /**
- * The runs pages against `fakeApi`, a test double of the api's HTTP answers (bodies typed
- * with the generated schema, so a shape drift fails tsc).
+ * The runs pages against `fakeApi` (src/test/fakeApi.ts), a test double of the api's HTTP
+ * answers (bodies typed with the generated schema, so a shape drift fails tsc).
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import type { components } from "../../api/schema";
+import { fail } from "../../test/fakeApi";
 import { runsRoutes } from "./routes";
 
 type Schemas = components["schemas"];
-type Handler = (url: URL, request: Request) => Response | Promise<Response>;
+const fakeApi = vi.hoisted(async () => (await import("../../test/fakeApi")).installFakeApi());
 
-/** The api double: answers requests by method and path; remembers every request. */
-const fakeApi = vi.hoisted(() => {
-  const routes: { method: string; path: string; handler: Handler }[] = [];
-  const requests: Request[] = [];
-  const fetchDouble = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
-    requests.push(request);
-    const url = new URL(request.url);
-    const route = routes.find((r) => r.method === request.method && r.path === url.pathname);
-    if (!route) return new Response(JSON.stringify({ code: "not_found", message: `no fake for ${request.method} ${url.pathname}` }), { status: 404 });
-    return route.handler(url, request);
-  };
-  globalThis.fetch = fetchDouble as typeof fetch;
-  return {
-    requests,
-    on(method: string, path: string, handler: Handler) {
-      routes.unshift({ method, path, handler });
-    },
-    reset() {
-      routes.length = 0;
-      requests.length = 0;
-    },
-  };
-});
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const BASE = "/api/v1/acme/demo/runs";
 const UUID = "0123456789abcdef0123456789abcdef";
 
@@ -98,21 +73,22 @@ beforeAll(() => {
   vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1000);
 });
-beforeEach(() => {
-  fakeApi.reset();
+beforeEach(async () => {
+  (await fakeApi).reset();
   sessionStorage.clear();
 });
 
 test("the runs list shows its filters from the URL, sends them to the api and pages", async () => {
+  const api = await fakeApi;
   const list: Schemas["RunList"] = { runs: [runInfo(), runInfo({ uuid: "f".repeat(32), name: null, status: "running", kind: "dag", tags: [] })], total: 120 };
-  fakeApi.on("GET", BASE, () => json(list));
+  api.on("GET", BASE, () => list);
   const router = renderAt("/projects/acme/demo/runs?status=running&tag=cv&tag=gpu&name=tra&page=2");
   const table = await screen.findByRole("table", { name: "Runs" });
   expect(within(table).getByRole("link", { name: "train" })).toHaveAttribute("href", `/projects/acme/demo/runs/${UUID}`);
   expect(within(table).getByRole("link", { name: "ffffffff" })).toBeInTheDocument();
   expect(table.querySelector('[data-status="running"]')).not.toBeNull();
   expect(screen.getByText("51–52 of 120")).toBeInTheDocument();
-  const sent = new URL(fakeApi.requests[0].url).searchParams;
+  const sent = api.requests[0].query;
   expect(sent.get("status")).toBe("running");
   expect(sent.getAll("tag")).toEqual(["cv", "gpu"]);
   expect(sent.get("name")).toBe("tra");
@@ -127,16 +103,18 @@ test("the runs list shows its filters from the URL, sends them to the api and pa
 });
 
 test("a project without runs tells how to start one", async () => {
-  fakeApi.on("GET", BASE, () => json({ runs: [], total: 0 } satisfies Schemas["RunList"]));
+  const api = await fakeApi;
+  api.on("GET", BASE, () => ({ runs: [], total: 0 } satisfies Schemas["RunList"]));
   renderAt("/projects/acme/demo/runs");
   expect(await screen.findByText("No runs yet")).toBeInTheDocument();
   expect(screen.getByText(/axonal run -f polyaxonfile.yaml --project acme\/demo/)).toBeInTheDocument();
 });
 
 test("a run shows its header, tabs, overview, timeline and spec as YAML", async () => {
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo({ kind: "matrix" })));
-  fakeApi.on("GET", `${BASE}/${UUID}/statuses`, () =>
-    json({
+  const api = await fakeApi;
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo({ kind: "matrix" }));
+  api.on("GET", `${BASE}/${UUID}/statuses`, () =>
+    ({
       run_uuid: UUID,
       changes: [
         { status: "created", at: "2026-12-01T10:00:00Z" },
@@ -160,9 +138,10 @@ test("a run shows its header, tabs, overview, timeline and spec as YAML", async 
 });
 
 test("an action is confirmed, posted, and the api's refusal is shown", async () => {
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo({ status: "failed" })));
-  fakeApi.on("GET", `${BASE}/${UUID}/statuses`, () => json({ run_uuid: UUID, changes: [] } satisfies Schemas["StatusHistory"]));
-  fakeApi.on("POST", `${BASE}/${UUID}/resume`, () => json({ code: "conflict", message: "the run cannot be resumed now" }, 409));
+  const api = await fakeApi;
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo({ status: "failed" }));
+  api.on("GET", `${BASE}/${UUID}/statuses`, () => ({ run_uuid: UUID, changes: [] } satisfies Schemas["StatusHistory"]));
+  api.on("POST", `${BASE}/${UUID}/resume`, () => fail(409, { code: "conflict", message: "the run cannot be resumed now" }));
   renderAt(`/projects/acme/demo/runs/${UUID}`);
   const actions = await screen.findByRole("group", { name: "Run actions" });
   expect(within(actions).queryByRole("button", { name: "Stop" })).toBeNull(); // a failed run does not stop
@@ -170,7 +149,7 @@ test("an action is confirmed, posted, and the api's refusal is shown", async () 
   const dialog = screen.getByRole("dialog", { name: "Resume" });
   await userEvent.click(within(dialog).getByRole("button", { name: "Resume" }));
   expect(await within(dialog).findByRole("alert")).toHaveTextContent("the run cannot be resumed now");
-  expect(fakeApi.requests.some((r) => r.method === "POST" && r.url.endsWith("/resume"))).toBe(true);
+  expect(api.requests.some((r) => r.method === "POST" && r.path.endsWith("/resume"))).toBe(true);
 });
 
 function sseBody(text: string): ReadableStream<Uint8Array> {
@@ -185,21 +164,22 @@ function sseBody(text: string): ReadableStream<Uint8Array> {
 }
 
 test("logs stream with the token, tell stderr apart, and search with a count", async () => {
+  const api = await fakeApi;
   sessionStorage.setItem("axonal.token", "secret");
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo()));
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo());
   const lines: Schemas["LogLine"][] = [
     { seq: 1, at: "2026-12-01T10:00:01Z", stream: "stdout", line: "epoch 1 loss 0.5" },
     { seq: 2, at: "2026-12-01T10:00:02Z", stream: "stderr", line: "warning: slow" },
     { seq: 3, at: "2026-12-01T10:00:03Z", stream: "stdout", line: "epoch 2 loss 0.25" },
   ];
   const wire = lines.map((l) => `id: ${l.seq}\nevent: log\ndata: ${JSON.stringify(l)}\n\n`).join("") + "event: done\ndata: {}\n\n";
-  fakeApi.on("GET", `${BASE}/${UUID}/logs/stream`, () => new Response(sseBody(wire), { headers: { "content-type": "text/event-stream" } }));
+  api.on("GET", `${BASE}/${UUID}/logs/stream`, () => new Response(sseBody(wire), { headers: { "content-type": "text/event-stream" } }));
   renderAt(`/projects/acme/demo/runs/${UUID}/logs`);
   const log = await screen.findByRole("log", { name: "Log lines" });
   await waitFor(() => expect(log.querySelectorAll("[data-seq]")).toHaveLength(3));
   expect(log.querySelector('[data-seq="2"]')).toHaveAttribute("data-stream", "stderr");
   expect(await screen.findByText("3 lines, complete")).toBeInTheDocument();
-  const stream = fakeApi.requests.find((r) => r.url.endsWith("/logs/stream"));
+  const stream = api.requests.find((r) => r.path.endsWith("/logs/stream"));
   expect(stream?.headers.get("Authorization")).toBe("Bearer secret");
 
   await userEvent.type(screen.getByLabelText("Search the logs"), "EPOCH");
@@ -215,12 +195,13 @@ test("logs stream with the token, tell stderr apart, and search with a count", a
 });
 
 test("artifacts are listed, downloaded through the api and previewed by kind", async () => {
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo()));
+  const api = await fakeApi;
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo());
   const confusion = artifact({ name: "cm", kind: "confusion", path: `acme/demo/${UUID}/confusion/cm.json` });
   const table = artifact({ name: "preds", kind: "dataframe", path: `acme/demo/${UUID}/dataframe/preds.csv` });
-  fakeApi.on("GET", `${BASE}/${UUID}/artifacts`, () => json({ artifacts: [confusion, table] } satisfies Schemas["ArtifactList"]));
-  fakeApi.on("GET", `${BASE}/${UUID}/artifacts/confusion/cm.json`, () => json({ x_labels: ["cat", "dog"], y_labels: ["cat", "dog"], z: [[5, 1], [2, 7]] }));
-  fakeApi.on("GET", `${BASE}/${UUID}/artifacts/dataframe/preds.csv`, () => new Response('id,label\n1,"cat, maybe"\n2,dog\n'));
+  api.on("GET", `${BASE}/${UUID}/artifacts`, () => ({ artifacts: [confusion, table] } satisfies Schemas["ArtifactList"]));
+  api.on("GET", `${BASE}/${UUID}/artifacts/confusion/cm.json`, () => ({ x_labels: ["cat", "dog"], y_labels: ["cat", "dog"], z: [[5, 1], [2, 7]] }));
+  api.on("GET", `${BASE}/${UUID}/artifacts/dataframe/preds.csv`, () => new Response('id,label\n1,"cat, maybe"\n2,dog\n'));
   renderAt(`/projects/acme/demo/runs/${UUID}/artifacts`);
   await userEvent.click(await screen.findByRole("button", { name: "Preview cm" }));
   const matrix = await screen.findByRole("table", { name: "Preview of cm" });
@@ -239,10 +220,11 @@ test("artifacts are listed, downloaded through the api and previewed by kind", a
 });
 
 test("lineage links the runs upstream and downstream", async () => {
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo()));
+  const api = await fakeApi;
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo());
   const producer = "a".repeat(32);
-  fakeApi.on("GET", `${BASE}/${UUID}/lineage`, () =>
-    json({
+  api.on("GET", `${BASE}/${UUID}/lineage`, () =>
+    ({
       run_uuid: UUID,
       inputs: [{ artifact: artifact({ name: "data", is_input: true }), produced_by: [producer], consumed_by: [] }],
       outputs: [],
@@ -254,17 +236,18 @@ test("lineage links the runs upstream and downstream", async () => {
 });
 
 test("a log stream cut short resumes after the last line it got (Last-Event-ID)", async () => {
-  fakeApi.on("GET", `${BASE}/${UUID}`, () => json(runInfo({ status: "running" })));
+  const api = await fakeApi;
+  api.on("GET", `${BASE}/${UUID}`, () => runInfo({ status: "running" }));
   const line = (seq: number): Schemas["LogLine"] => ({ seq, at: "2026-12-01T10:00:01Z", stream: "stdout", line: `line ${seq}` });
   const event = (l: Schemas["LogLine"]) => `id: ${l.seq}\nevent: log\ndata: ${JSON.stringify(l)}\n\n`;
   let calls = 0;
-  fakeApi.on("GET", `${BASE}/${UUID}/logs/stream`, () => {
+  api.on("GET", `${BASE}/${UUID}/logs/stream`, () => {
     calls++;
     const wire = calls === 1 ? event(line(1)) : event(line(2)) + "event: done\ndata: {}\n\n";
     return new Response(sseBody(wire), { headers: { "content-type": "text/event-stream" } });
   });
   renderAt(`/projects/acme/demo/runs/${UUID}/logs`);
   expect(await screen.findByText("2 lines, complete", {}, { timeout: 5000 })).toBeInTheDocument();
-  const streams = fakeApi.requests.filter((r) => r.url.endsWith("/logs/stream"));
+  const streams = api.requests.filter((r) => r.path.endsWith("/logs/stream"));
   expect(streams.map((r) => r.headers.get("Last-Event-ID"))).toEqual([null, "1"]);
 });

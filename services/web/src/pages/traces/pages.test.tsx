@@ -10,28 +10,13 @@ import TracesPage from "./TracesPage";
 import type { ObservationView, ScorePage, ScoreView, SessionWithTraces, TraceDetail, TracePage as TraceList, TraceView, UserPage } from "./types";
 import UsersPage from "./UsersPage";
 
-/** `fakeApi`: a test double of the api, answering `fetch` by path with bodies of the api's types. */
-const fakeApi = vi.hoisted(() => {
-  const state = {
-    answers: new Map<string, unknown>(),
-    requests: [] as URL[],
-  };
-  const fetchDouble = async (input: Request | string) => {
-    const url = new URL(typeof input === "string" ? input : input.url);
-    state.requests.push(url);
-    const body = state.answers.get(url.pathname);
-    if (body === undefined) {
-      return new Response(JSON.stringify({ code: "not_found", message: `nothing at ${url.pathname}` }), { status: 404, headers: { "Content-Type": "application/json" } });
-    }
-    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
-  };
-  globalThis.fetch = fetchDouble as typeof fetch;
-  return state;
-});
+/** A test double of the api (src/test/fakeApi.ts), answering with bodies of the api's types. */
+const fakeApi = vi.hoisted(async () => (await import("../../test/fakeApi")).installFakeApi());
+const api = await fakeApi;
 
 const BASE = "/api/v1/acme/chat";
-const answer = <T,>(path: string, body: T) => fakeApi.answers.set(`${BASE}${path}`, body);
-const lastQuery = (path: string) => [...fakeApi.requests].reverse().find((u) => u.pathname === `${BASE}${path}`)?.searchParams;
+const answer = <T,>(path: string, body: T) => api.on("GET", `${BASE}${path}`, () => body);
+const lastQuery = (path: string) => api.sent("GET", `${BASE}${path}`).at(-1)?.query;
 
 // jsdom lays nothing out: give scrollers a size so the virtual lists render the rows in view.
 beforeAll(() => {
@@ -43,8 +28,7 @@ beforeAll(() => {
 });
 
 beforeEach(() => {
-  fakeApi.answers.clear();
-  fakeApi.requests.length = 0;
+  api.reset();
 });
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -171,7 +155,7 @@ describe("the traces list", () => {
 
   test("an api error is shown in words", async () => {
     route("traces", <TracesPage />, "/projects/acme/chat/traces");
-    expect(await screen.findByRole("alert")).toHaveTextContent("nothing at /api/v1/acme/chat/traces");
+    expect(await screen.findByRole("alert")).toHaveTextContent("the fake api has no GET /api/v1/acme/chat/traces");
   });
 });
 
