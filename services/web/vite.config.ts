@@ -8,8 +8,8 @@ const EARLY_PAGES: Record<string, string[]> = {
   metrics: ["src/pages/runs/RunPage.tsx", "src/pages/runs/MetricsTab.tsx"],
 };
 
-/** Writes into index.html the built files of each early page (its chunks and what they
- * import, the app's own entry aside), as `window.axonalPreloads`. */
+/** Writes into index.html the built files of each early page (its chunks, what they import
+ * and their stylesheets, the app's own entry aside), as `window.axonalPreloads`. */
 function earlyPages(pages: Record<string, string[]>): Plugin {
   return {
     name: "axonal-early-pages",
@@ -25,6 +25,7 @@ function earlyPages(pages: Record<string, string[]>): Plugin {
             const chunk = bundle[fileName];
             if (found.has(fileName) || !chunk || chunk.type !== "chunk" || chunk.isEntry) return;
             found.add(fileName);
+            chunk.viteMetadata?.importedCss.forEach((css) => found.add(css));
             chunk.imports.forEach(visit);
           };
           for (const chunk of Object.values(bundle)) {

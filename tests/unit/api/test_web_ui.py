@@ -69,6 +69,26 @@ async def test_hashed_assets_are_cached_for_a_year(dist):
     assert missing.json()["code"] == "not_found"
 
 
+async def test_assets_are_gzipped_for_clients_that_take_it_and_revalidate(dist):
+    big = "export const words = " + repr("lorem ipsum " * 500) + ";"
+    (dist / "assets" / "chunk-def456.js").write_text(big)
+    async with client(dist) as http:
+        plain = await http.get("/assets/chunk-def456.js", headers={"Accept-Encoding": "identity"})
+        zipped = await http.get("/assets/chunk-def456.js", headers={"Accept-Encoding": "gzip"})
+        etag = zipped.headers["etag"]
+        again = await http.get("/assets/chunk-def456.js", headers={"If-None-Match": etag})
+        nested = await http.get("/assets/deeper/chunk-def456.js")
+        hidden = await http.get("/assets/.chunk.js")
+    assert plain.text == zipped.text == big  # httpx decodes the gzipped one
+    assert "content-encoding" not in plain.headers
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert int(zipped.headers["content-length"]) < len(big) / 10
+    assert zipped.headers["vary"] == "Accept-Encoding"
+    assert again.status_code == 304
+    assert again.headers["cache-control"] == ASSETS_CACHE
+    assert (nested.status_code, hidden.status_code) == (404, 404)
+
+
 async def test_root_files_of_the_build_are_served_and_nothing_outside_it(dist):
     async with client(dist) as http:
         icon = await http.get("/favicon.svg")

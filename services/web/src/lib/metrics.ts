@@ -7,10 +7,14 @@ import { takeEarly } from "./early";
 /** Points per series: enough for a chart's width, few enough to draw 100,000 steps at once. */
 export const CHART_POINTS = 1000;
 
+type RunInfo = components["schemas"]["RunInfo"];
+
 export function runQuery(owner: string, project: string, uuid: string) {
   return {
     queryKey: ["runs", owner, project, uuid],
-    queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/runs/{run_uuid}", { params: { path: { owner, project, run_uuid: uuid } } })),
+    queryFn: (): Promise<RunInfo> =>
+      takeEarly<RunInfo>(`/api/v1/${owner}/${project}/runs/${uuid}`) ??
+      unwrap(api.GET("/api/v1/{owner}/{project}/runs/{run_uuid}", { params: { path: { owner, project, run_uuid: uuid } } })),
   };
 }
 

@@ -1,6 +1,8 @@
 """The web UI at ``/``: its built files (``make web``), and ``index.html`` for client routes.
 
-``/assets/...`` are Vite's content-hashed files, cached for a year. Any other GET that is not
+``/assets/...`` are Vite's content-hashed files, cached for a year; the api reads each once and
+answers it from memory (gzipped for clients that take it), as a page load asks for a dozen at
+once while its data is being read. Any other GET that is not
 the API's (``/api/...``, ``/v1/...``, ``/healthz``, the API docs) is a file at the root of the
 build (``favicon.svg``) or else ``index.html``, never cached, so a deep link such as
 ``/projects/acme/demo/runs/123`` works on reload. The API's own paths never reach this module:
@@ -9,8 +11,13 @@ an unknown one stays a JSON 404. Without a build, ``/`` answers 503 and says how
 
 from __future__ import annotations
 
+import asyncio
+import gzip
+import hashlib
+import mimetypes
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -18,7 +25,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import FileResponse
-from starlette.routing import Match, Mount, Route
+from starlette.routing import Match, Route
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
@@ -81,6 +88,49 @@ class _BuiltFiles(StaticFiles):
         return response
 
 
+#: Types worth gzipping (images and fonts are compressed already).
+_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+
+
+@dataclass(frozen=True)
+class _Asset:
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    etag: str
+
+
+def _read_asset(path: Path) -> _Asset:
+    body = path.read_bytes()
+    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    compress = len(body) > 1024 and media_type.startswith(_COMPRESSIBLE)
+    gzipped = gzip.compress(body, 6, mtime=0) if compress else None
+    return _Asset(body, gzipped, media_type, f'"{hashlib.sha256(body).hexdigest()[:20]}"')
+
+
+def _assets_endpoint(folder: Path) -> Callable[[Request], Awaitable[Response]]:
+    """``/assets/{name}``: a file of ``folder``, read on its first request and kept."""
+    cache: dict[str, _Asset] = {}
+
+    async def asset(request: Request) -> Response:
+        name: str = request.path_params["name"]
+        found = cache.get(name)
+        if found is None:
+            path = folder / name
+            if "/" in name or name.startswith(".") or not path.is_file():
+                raise HTTPException(404)
+            found = cache[name] = await asyncio.to_thread(_read_asset, path)
+        headers = {"Cache-Control": ASSETS_CACHE, "ETag": found.etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("if-none-match") == found.etag:
+            return Response(status_code=304, headers=headers)
+        if found.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return Response(found.gzipped, media_type=found.media_type, headers=headers)
+        return Response(found.body, media_type=found.media_type, headers=headers)
+
+    return asset
+
+
 class _PageRoute(Route):
     """A GET or HEAD of any path that is not the API's; other requests are not its own, so
     they still get the API's 404 or 405."""
@@ -117,7 +167,13 @@ def _page_endpoint(web_dir: Path) -> Callable[[Request], Awaitable[Response]]:
 def include(app: FastAPI, web_dir: Path) -> None:
     """Serve the UI built in ``web_dir``; add this after every API route."""
     app.router.routes.append(
-        Mount("/assets", app=_BuiltFiles(web_dir / "assets", ASSETS_CACHE), name="ui-assets")
+        Route(
+            "/assets/{name:path}",
+            _assets_endpoint(web_dir / "assets"),
+            methods=["GET", "HEAD"],
+            name="ui-assets",
+            include_in_schema=False,
+        )
     )
     app.router.routes.append(
         _PageRoute(
