@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Window", "window"]
+__all__ = ["ROLLUP_STEPS", "Window", "summary_width", "window"]
+
+#: Steps a stored summary covers (``metric_rollups``: one row per ``step // ROLLUP_STEPS``).
+ROLLUP_STEPS = 100
 
 
 @dataclass(frozen=True)
@@ -31,3 +34,17 @@ def window(
     if first > last:
         return None
     return Window(first, last, None if last - first < points else points)
+
+
+def summary_width(stored: tuple[int, int], points: int) -> int | None:
+    """The bucket width (a multiple of :data:`ROLLUP_STEPS`) that reads a whole series stored
+    from ``stored[0]`` to ``stored[1]`` from its summaries, as at most ``points`` buckets of
+    ``step // width``; ``None`` when the series is too short to need summaries."""
+    first, last = stored
+    span = last - first + 1
+    if span < points * ROLLUP_STEPS:
+        return None
+    width = ROLLUP_STEPS * -(-span // (points * ROLLUP_STEPS))
+    while last // width - first // width + 1 > points:
+        width += ROLLUP_STEPS
+    return width

@@ -1,4 +1,5 @@
-"""What a metric batch does: find its run, store its points, evaluate the alert rules.
+"""What a metric batch does: find its run, store its points (reopening the summaries they
+fall into), evaluate the alert rules.
 
 One transaction per batch: the points, the rules' states and the crossings (outbox events)
 commit together, so a batch redelivered after a crash changes nothing that was committed. The
@@ -19,7 +20,7 @@ from axonal_db import Connection, transaction
 from axonal_tracking.alerts.evaluation import evaluate
 from axonal_tracking.context import Context
 from axonal_tracking.domain.points import Batch
-from axonal_tracking.metrics import store
+from axonal_tracking.metrics import rollups, store
 
 __all__ = ["store_batch"]
 
@@ -45,4 +46,5 @@ async def _store(ctx: Context, conn: Connection, batch: Batch, insert: Insert) -
             raise Retryable(f"unknown run {batch.run_uuid}")
         ctx.known_runs.remember(run)
     await insert(conn, batch)
+    await rollups.reopen(conn, batch)
     await evaluate(ctx, conn, run, batch)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from axonal_db import Connection
 from axonal_events.metrics import MetricSeries, SeriesPoint
 from axonal_tracking.domain.points import Batch
 from axonal_tracking.domain.runs import KnownRun
-from axonal_tracking.domain.series import window
+from axonal_tracking.domain.series import Window, summary_width, window
+from axonal_tracking.metrics import rollups
 
 __all__ = ["copy_points", "insert_new_points", "known_run", "latest", "record_run", "series"]
 
@@ -109,20 +113,18 @@ async def series(
     """One series (its steps from ``first_step`` to ``last_step`` when set) whole when those
     span fewer than ``points`` steps, else reduced to buckets (see
     :class:`~axonal_events.metrics.SeriesPoint` for what a bucket says of NaN points); ``None``
-    when the run has no such series."""
-    async with conn.transaction(readonly=True):
-        await conn.execute("SET LOCAL work_mem = '64MB'")
-        bounds = await conn.fetchrow(_RANGE_SQL, run_uuid, name)
-        if bounds is None or bounds[0] is None:
-            return None
-        part = window((bounds[0], bounds[1]), points, first_step, last_step)
-        if part is None:
-            rows = []
-        elif part.buckets is None:
-            rows = await conn.fetch(_WHOLE_SQL, run_uuid, name, part.first, part.last)
-        else:
-            args = (part.first, part.last + 1, part.buckets)
-            rows = await conn.fetch(_BUCKETS_SQL, run_uuid, name, *args)
+    when the run has no such series. A whole series long enough is read from its summaries
+    (:mod:`.rollups`), in buckets of a whole number of hundreds of steps."""
+    bounds = await conn.fetchrow(_RANGE_SQL, run_uuid, name)
+    if bounds is None or bounds[0] is None:
+        return None
+    stored = (bounds[0], bounds[1])
+    width = None if (first_step, last_step) != (None, None) else summary_width(stored, points)
+    if width is not None:
+        await rollups.summarise(conn, run_uuid, name, stored[1])
+        rows = await rollups.summarised(conn, run_uuid, name, width)
+    else:
+        rows = await _points(conn, run_uuid, name, window(stored, points, first_step, last_step))
     reduced = [
         SeriesPoint(
             step=r["step"], value=r["value"], min=r["lo"], max=r["hi"], nans=r["nans"], at=r["at"]
@@ -131,6 +133,18 @@ async def series(
     ]
     total = sum(r["n"] for r in rows)
     return MetricSeries(run_uuid=run_uuid, name=name, total=total, points=reduced)
+
+
+async def _points(conn: Connection, run_uuid: str, name: str, part: Window | None) -> Sequence[Any]:
+    """The series' points in ``part``, whole or in buckets, read point by point."""
+    if part is None:
+        return []
+    if part.buckets is None:
+        return await conn.fetch(_WHOLE_SQL, run_uuid, name, part.first, part.last)
+    async with conn.transaction(readonly=True):
+        await conn.execute("SET LOCAL work_mem = '64MB'")
+        args = (part.first, part.last + 1, part.buckets)
+        return await conn.fetch(_BUCKETS_SQL, run_uuid, name, *args)
 
 
 async def latest(conn: Connection, run_uuids: list[str]) -> dict[str, dict[str, float]]:
