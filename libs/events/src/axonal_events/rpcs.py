@@ -335,9 +335,7 @@ class Registry:
         Promotion,
         "Move an alias to a version (or ask approval for a protected one).",
     )
-    archive = Rpc(
-        "registry", "archive", ArchiveModelVersion, ModelVersion, "Archive a version."
-    )
+    archive = Rpc("registry", "archive", ArchiveModelVersion, ModelVersion, "Archive a version.")
     approve = Rpc(
         "registry", "approve", ApprovePromotion, Promotion, "Approve a pending alias move."
     )

@@ -15,7 +15,7 @@ from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Permanent
 from axonal_bus.outbox import enqueue
 from axonal_db import transaction
-from axonal_events import CloudEvent, StreamKind, new_event
+from axonal_events import CloudEvent, EventData, StreamKind, new_event
 from axonal_events.artifacts import ArtifactRecord
 from axonal_events.catalog.models import ArtifactVersionCreated
 from axonal_tracking.artifacts import store
@@ -40,7 +40,7 @@ async def on_record(ctx: Context, record: ArtifactRecord) -> None:
             await enqueue(conn, ctx.subjects, _version_created(ctx, record))
 
 
-def _version_created(ctx: Context, record: ArtifactRecord) -> CloudEvent[ArtifactVersionCreated]:
+def _version_created(ctx: Context, record: ArtifactRecord) -> CloudEvent[EventData]:
     data = ArtifactVersionCreated(
         project=record.project,
         run_uuid=record.run_uuid,
