@@ -58,9 +58,8 @@ class Graph:
 
     def model_version(self, model: str, version: int, run_uuid: str, **attributes: Any) -> None:
         """The model version and the run it was registered from."""
-        target = self.node(
-            model_id(model, version), "model_version", f"{model} v{version}", **attributes
-        )
+        label = f"{model} v{version}"
+        target = self.node(model_id(model, version), "model_version", label, attributes)
         self.edge(self.node(run_id(run_uuid), "run", run_uuid), target, "registered")
 
     def run_used(self, used: Iterable[Used]) -> list[tuple[str, str]]:
