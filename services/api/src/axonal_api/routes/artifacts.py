@@ -46,7 +46,7 @@ from axonal_events.rpcs import Tracking
 from axonal_storage import ArtifactNotFoundError, ArtifactStore, InvalidKeyError, StorageError
 from axonal_storage import open_store as open_artifact_store
 
-__all__ = ["router"]
+__all__ = ["StoreDep", "router", "stream_object"]
 
 
 @contextlib.asynccontextmanager
@@ -237,15 +237,21 @@ async def download(
                 404, "not_found", f"version: {path!r} of run {run.uuid} has no version {version}"
             )
         key = content_key(owner, project, version)
+    what = f"artifact {path!r} of run {run.uuid}"
+    return await stream_object(store, key, path.rpartition("/")[2], what)
+
+
+async def stream_object(
+    store: ArtifactStore, key: str, filename: str, what: str
+) -> StreamingResponse:
+    """The object at ``key`` streamed as an attachment named ``filename``; a 404 naming
+    ``what`` when it is missing."""
     try:
         info = await store.stat(key)
     except (ArtifactNotFoundError, InvalidKeyError):
-        raise ApiError(
-            404, "not_found", f"not found: artifact {path!r} of run {run.uuid}"
-        ) from None
+        raise ApiError(404, "not_found", f"not found: {what}") from None
     except StorageError as exc:
         raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
-    filename = path.rpartition("/")[2]
     media_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
     headers = {
         "Content-Length": str(info.size),
