@@ -64,7 +64,10 @@ run:
   kind: job
   container:
     image: python
-    command: [{json.dumps(sys.executable)}, -c, "print('deploying {{{{ model }}}} v{{{{ version }}}}')"]
+    command:
+    - {json.dumps(sys.executable)}
+    - -c
+    - "print('deploying {{{{ model }}}} v{{{{ version }}}}')"
 """
 
 
@@ -126,7 +129,7 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     train.write_text(TRAIN)
     done = stack.cli("run", "-f", str(train), "-p", project, "--watch", timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
-    [run] = [r for r in cli_json(stack, "ops", "ls", "-p", project)["runs"]]
+    [run] = cli_json(stack, "ops", "ls", "-p", project)["runs"]
     assert run["status"] == "succeeded"
 
     [version] = cli_json(stack, "registry", "models", "versions", "churn", "-p", project)[
@@ -170,6 +173,16 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
             return graph if graph and len(graph["edges"]) >= 2 else None
 
         graph = wait_for_sync(linked, timeout=30, message="the lineage graph")
+        refusals = _refusals(http, f"/api/v1/{project}/models/churn", run["uuid"])
+    expected = [
+        (404, "alias: no version of 'churn' holds alias 'champion'"),
+        (400, "alias: 'Prod!' must be 1 to 50 lowercase letters"),
+        (404, "version: model 'churn' has no version 7"),
+        (409, "sha256: model 'churn' already has these bytes"),
+        (404, "sha256: no artifact bytes"),
+    ]
+    for (status, message), (want_status, want_start) in zip(refusals, expected, strict=True):
+        assert (status, message[: len(want_start)]) == (want_status, want_start), message
     data_sha = hashlib.sha256(b"x,y\n1,0\n2,1\n").hexdigest()
     dataset, run_node = f"dataset:train.csv@{data_sha}", f"run:{run['uuid']}"
     assert {(e["source"], e["target"], e["relation"]) for e in graph["edges"]} == {
@@ -181,3 +194,19 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     assert attributes["params"]["train"] == {"dataset": "train.csv", "sha256": data_sha}
     assert attributes["params"]["epochs"] == 3
     assert attributes["metrics"]["auc"] == pytest.approx(0.91)
+
+
+def _refusals(http: httpx.Client, model: str, run_uuid: str) -> list[tuple[int, str]]:
+    """Status and message start of bad requests: an unknown alias, a bad alias, a version
+    that does not exist, the same bytes again, bytes never uploaded."""
+    replies = [
+        http.get(f"{model}/versions/champion"),
+        http.post(f"{model}/versions/1/promote", json={"alias": "Prod!"}),
+        http.post(f"{model}/versions/7/promote", json={"alias": "production"}),
+        http.post(f"{model}/versions", json={"run_uuid": run_uuid, "artifact": "model"}),
+        http.post(
+            f"{model}/versions",
+            json={"run_uuid": run_uuid, "artifact": "model", "sha256": "0" * 64},
+        ),
+    ]
+    return [(reply.status_code, reply.json()["message"]) for reply in replies]
