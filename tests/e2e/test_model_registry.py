@@ -144,11 +144,20 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     )  # fmt: skip
     assert (promoted["status"], promoted["version"]["aliases"]) == ("moved", ["production"])
 
-    posts = wait_for_sync(lambda: receiver.posts or None, timeout=60, message="webhook POST")
-    headers, body = posts[0]
-    event = Webhook(hook["secret"]).verify(body, {k.lower(): v for k, v in headers.items()})
-    assert event["type"] == "axonal.model.version.promoted"
-    assert (event["data"]["model"], event["data"]["alias"]) == ("churn", "production")
+    _approve_and_archive(stack, project)
+
+    posts = wait_for_sync(
+        lambda: receiver.posts if len(receiver.posts) >= 2 else None,
+        timeout=60,
+        message="two webhook POSTs: production, then staging once approved",
+    )
+    verifier = Webhook(hook["secret"])
+    events = [verifier.verify(body, {k.lower(): v for k, v in h.items()}) for h, body in posts]
+    assert {e["type"] for e in events} == {"axonal.model.version.promoted"}
+    assert sorted((e["data"]["model"], e["data"]["alias"]) for e in events) == [
+        ("churn", "production"),
+        ("churn", "staging"),
+    ]
 
     def fired() -> dict[str, Any] | None:
         found = cli_json(stack, "automations", "firings", rule["id"], "-p", project)
@@ -194,6 +203,22 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     assert attributes["params"]["train"] == {"dataset": "train.csv", "sha256": data_sha}
     assert attributes["params"]["epochs"] == 3
     assert attributes["metrics"]["auc"] == pytest.approx(0.91)
+
+
+def _approve_and_archive(stack: RunningStack, project: str) -> None:
+    """A protected alias waits for approval; archiving takes a version's aliases."""
+    on = ("-p", project)
+    cli_json(stack, "registry", "models", "protect", "churn", "staging", *on)
+    asked = cli_json(stack, "registry", "models", "promote", "churn", "1", "-a", "staging", *on)
+    assert (asked["status"], asked["version"]["aliases"]) == ("pending", ["production"])
+    [pending] = cli_json(stack, "registry", "models", "requests", "churn", *on)["requests"]
+    assert pending["id"] == asked["request"]["id"]
+    approved = cli_json(stack, "registry", "models", "approve", "churn", pending["id"], *on)
+    assert approved["version"]["aliases"] == ["production", "staging"]
+    archived = cli_json(stack, "registry", "models", "archive", "churn", "1", *on)
+    assert (archived["archived"], archived["aliases"]) == (True, [])
+    model = cli_json(stack, "registry", "models", "get", "churn", *on)
+    assert (model["aliases"], model["protected_aliases"]) == ({}, ["staging"])
 
 
 def _refusals(http: httpx.Client, model: str, run_uuid: str) -> list[tuple[int, str]]:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from axonal_bus.errors import Conflict, Invalid, NotFound
 from axonal_bus.outbox import enqueue
 from axonal_db import Connection, transaction
-from axonal_events import EventData, new_event, uuid7
+from axonal_events import new_event, uuid7
 from axonal_events.catalog.models import (
     ModelVersionArchived,
     ModelVersionCreated,
@@ -179,9 +179,12 @@ async def _move(
     return Promotion(status=PromotionStatus.MOVED, version=moved)
 
 
-async def _emit(ctx: Context, conn: Connection, data: EventData) -> None:
-    project = getattr(data, "project", None)
-    await enqueue(conn, ctx.subjects, new_event(data, source=ctx.source, project=project))
+async def _emit(
+    ctx: Context,
+    conn: Connection,
+    data: ModelVersionCreated | ModelVersionPromoted | ModelVersionArchived,
+) -> None:
+    await enqueue(conn, ctx.subjects, new_event(data, source=ctx.source, project=data.project))
 
 
 def _checked(aliases: list[str]) -> list[str]:
