@@ -111,6 +111,8 @@ async def test_a_protected_alias_moves_on_approval(call, registry, nats_client):
     assert asked.status is PromotionStatus.PENDING
     assert asked.request is not None
     assert asked.version.aliases == []
+    again = await call(Registry.promote, ask)
+    assert again.request == asked.request  # asking again waits on the same request
     pending = await call(
         Registry.promotion_requests, ListPromotionRequests(project=PROJECT, model="fraud")
     )

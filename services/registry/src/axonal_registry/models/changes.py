@@ -104,6 +104,11 @@ async def promote(ctx: Context, request: PromoteModelVersion) -> Promotion:
             raise Invalid(str(exc)) from None
         if isinstance(plan, Move):
             return await _move(ctx, conn, version, plan, approved_by=None)
+        asked = await store.pending_request(
+            conn, request.project, request.model, plan.alias, plan.version
+        )
+        if asked is not None:  # asking again waits on the same request
+            return Promotion(status=PromotionStatus.PENDING, version=version, request=asked)
         pending = AliasRequest(
             id=uuid7().hex,
             project=request.project,

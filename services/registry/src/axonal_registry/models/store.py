@@ -27,6 +27,7 @@ __all__ = [
     "list_requests",
     "list_versions",
     "lock_model",
+    "pending_request",
     "set_alias",
     "set_archived",
     "set_protected",
@@ -211,6 +212,21 @@ async def get_request(
         project,
         model,
         request_id,
+    )
+    return AliasRequest.model_validate(dict(row)) if row else None
+
+
+async def pending_request(
+    conn: Connection, project: str, model: str, alias: str, version: int
+) -> AliasRequest | None:
+    """The request still waiting to move ``alias`` to ``version``, if there is one."""
+    row = await conn.fetchrow(
+        f"{_REQUEST} WHERE project = $1 AND model = $2 AND alias = $3 AND version = $4 "
+        "AND approved_at IS NULL ORDER BY created_at LIMIT 1",
+        project,
+        model,
+        alias,
+        version,
     )
     return AliasRequest.model_validate(dict(row)) if row else None
 
