@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import AsyncIterable, AsyncIterator
+from dataclasses import dataclass
 
 from axonal_storage import ArtifactStore
 
@@ -22,14 +23,12 @@ def content_key(owner: str, project: str, sha256: str) -> str:
     return f"{owner}/{project}/.sha256/{sha256}"
 
 
+@dataclass(frozen=True, slots=True)
 class Stored:
     """What :func:`put_versioned` stored: the bytes' size and sha256."""
 
-    __slots__ = ("sha256", "size")
-
-    def __init__(self, size: int, sha256: str) -> None:
-        self.size = size
-        self.sha256 = sha256
+    size: int
+    sha256: str
 
 
 async def put_versioned(
