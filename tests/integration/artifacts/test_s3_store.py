@@ -1,4 +1,5 @@
-"""The same api with its artifacts in S3 (a real moto server): upload, download, 413."""
+"""The same api with its artifacts in S3 (a real moto server): upload (kept at its path and
+under its content key), download, 413."""
 
 import asyncio
 import os
@@ -39,4 +40,7 @@ async def test_artifacts_round_trip_through_s3(
     assert too_big.status_code == 413
     async with s3_server.client() as s3:
         keys = [o["Key"] for o in (await s3.list_objects_v2(Bucket=s3_bucket))["Contents"]]
-    assert keys == [f"artifacts/{PROJECT}/{run.uuid}/model.bin"]
+    assert sorted(keys) == [  # the version under its content key, nothing of the 413 upload
+        f"artifacts/{PROJECT}/.sha256/{record['sha256']}",
+        f"artifacts/{PROJECT}/{run.uuid}/model.bin",
+    ]

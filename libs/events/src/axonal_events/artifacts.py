@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from axonal_events.base import Payload
 
@@ -25,6 +25,7 @@ __all__ = [
     "ArtifactRecord",
     "Lineage",
     "LineageLink",
+    "ListArtifactVersions",
     "ListArtifacts",
     "ReadLineage",
 ]
@@ -46,6 +47,7 @@ class ArtifactKind(StrEnum):
     HISTOGRAM = "histogram"
     CURVE = "curve"
     CONFUSION = "confusion"
+    DATASET = "dataset"
 
 
 class ArtifactRecord(Payload):
@@ -73,6 +75,20 @@ class ArtifactRecord(Payload):
 
 class ListArtifacts(Payload):
     run_uuid: str = Field(pattern=_RUN_UUID)
+
+
+class ListArtifactVersions(Payload):
+    """Every version of one artifact of a run (by name, or by store key), newest first."""
+
+    run_uuid: str = Field(pattern=_RUN_UUID)
+    name: str | None = Field(default=None, pattern=ARTIFACT_NAME_PATTERN)
+    path: str | None = Field(default=None, min_length=1, max_length=1024)
+
+    @model_validator(mode="after")
+    def _one(self) -> ListArtifactVersions:
+        if (self.name is None) == (self.path is None):
+            raise ValueError("give exactly one of name and path")
+        return self
 
 
 class ArtifactList(Payload):

@@ -20,7 +20,13 @@ from axonal_events.api_keys import (
     RevokeApiKeyRequest,
     VerifyApiKeyRequest,
 )
-from axonal_events.artifacts import ArtifactList, Lineage, ListArtifacts, ReadLineage
+from axonal_events.artifacts import (
+    ArtifactList,
+    Lineage,
+    ListArtifacts,
+    ListArtifactVersions,
+    ReadLineage,
+)
 from axonal_events.automations import (
     AutomationInfo,
     AutomationList,
@@ -63,6 +69,27 @@ from axonal_events.metrics import (
     ReadLatest,
     ReadSeries,
     SeriesList,
+)
+from axonal_events.model_registry import (
+    AliasRequestList,
+    ApprovePromotion,
+    ArchiveModelVersion,
+    CreateModelVersion,
+    CreateRegisteredModel,
+    GetModelVersion,
+    LineageGraph,
+    ListModelVersions,
+    ListPromotionRequests,
+    ListRegisteredModels,
+    ModelRef,
+    ModelVersion,
+    ModelVersionList,
+    PromoteModelVersion,
+    Promotion,
+    ProtectAliases,
+    ReadModelLineage,
+    RegisteredModel,
+    RegisteredModelList,
 )
 from axonal_events.rpc import Rpc
 from axonal_events.runs import (
@@ -107,7 +134,7 @@ from axonal_events.webhooks import (
     WebhookSpec,
 )
 
-__all__ = ["ALL_RPCS", "Identity", "Notifications", "Scheduler", "Tracking"]
+__all__ = ["ALL_RPCS", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
 
 
 class Identity:
@@ -177,6 +204,13 @@ class Tracking:
     )
     list_artifacts = Rpc(
         "tracking", "list_artifacts", ListArtifacts, ArtifactList, "Artifacts of a run."
+    )
+    artifact_versions = Rpc(
+        "tracking",
+        "artifact_versions",
+        ListArtifactVersions,
+        ArtifactList,
+        "Every version of a run's artifact, newest first.",
     )
     lineage = Rpc("tracking", "lineage", ReadLineage, Lineage, "What a run read and wrote.")
     list_traces = Rpc("tracking", "list_traces", ListTraces, TracePage, "Traces, filtered.")
@@ -264,6 +298,63 @@ class Notifications:
     )
 
 
+class Registry:
+    """Registered models, their versions, aliases, approvals and lineage."""
+
+    create_model = Rpc(
+        "registry", "create_model", CreateRegisteredModel, RegisteredModel, "Register a model."
+    )
+    list_models = Rpc(
+        "registry", "list_models", ListRegisteredModels, RegisteredModelList, "Models."
+    )
+    get_model = Rpc("registry", "get_model", ModelRef, RegisteredModel, "One model.")
+    protect_aliases = Rpc(
+        "registry",
+        "protect_aliases",
+        ProtectAliases,
+        RegisteredModel,
+        "Set the aliases that move only on approval.",
+    )
+    create_version = Rpc(
+        "registry",
+        "create_version",
+        CreateModelVersion,
+        ModelVersion,
+        "A version from a run's model artifact.",
+    )
+    list_versions = Rpc(
+        "registry", "list_versions", ListModelVersions, ModelVersionList, "A model's versions."
+    )
+    get_version = Rpc(
+        "registry", "get_version", GetModelVersion, ModelVersion, "A version, by number or alias."
+    )
+    promote = Rpc(
+        "registry",
+        "promote",
+        PromoteModelVersion,
+        Promotion,
+        "Move an alias to a version (or ask approval for a protected one).",
+    )
+    archive = Rpc("registry", "archive", ArchiveModelVersion, ModelVersion, "Archive a version.")
+    approve = Rpc(
+        "registry", "approve", ApprovePromotion, Promotion, "Approve a pending alias move."
+    )
+    promotion_requests = Rpc(
+        "registry",
+        "promotion_requests",
+        ListPromotionRequests,
+        AliasRequestList,
+        "A model's alias move requests.",
+    )
+    lineage = Rpc(
+        "registry",
+        "lineage",
+        ReadModelLineage,
+        LineageGraph,
+        "Datasets and runs upstream of a model version.",
+    )
+
+
 def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
     return tuple(
         value for group in groups for value in vars(group).values() if isinstance(value, Rpc)
@@ -271,4 +362,4 @@ def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
 
 
 #: Every RPC above, in declaration order.
-ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications)
+ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry)

@@ -21,6 +21,7 @@ __all__ = [
     "Unreachable",
     "attach",
     "current_target",
+    "message",
     "put",
     "target_from_env",
 ]
@@ -111,16 +112,16 @@ def put(
         raise Unreachable(f"cannot reach {target.api_url}: {exc or type(exc).__name__}") from None
     status = reply.status_code
     if status >= 500 or status in {408, 429}:
-        raise Unreachable(f"HTTP {status}: {_message(reply)}")
+        raise Unreachable(f"HTTP {status}: {message(reply)}")
     if status >= 400:
         raise ArtifactUploadError(
-            f"the api refused artifact {path!r}: HTTP {status}: {_message(reply)}"
+            f"the api refused artifact {path!r}: HTTP {status}: {message(reply)}"
         )
     record: dict[str, Any] = reply.json()
     return record
 
 
-def _message(reply: Any) -> str:
+def message(reply: Any) -> str:
     try:
         return str(reply.json()["message"])
     except (ValueError, KeyError, TypeError):

@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -29,6 +30,8 @@ from axonal._artifact_upload import ArtifactUploadError, Unreachable, current_ta
 __all__ = [
     "KINDS",
     "ArtifactUploadError",
+    "Dataset",
+    "datasets_read",
     "log_artifact",
     "log_confusion_matrix",
     "log_curve",
@@ -41,7 +44,10 @@ __all__ = [
 
 #: ``axonal_events.artifacts.ArtifactKind``.
 KINDS = frozenset(
-    {"file", "dir", "model", "text", "image", "dataframe", "histogram", "curve", "confusion"}
+    {
+        *("file", "dir", "model", "text", "image", "dataframe"),
+        *("histogram", "curve", "confusion", "dataset"),
+    }
 )
 #: ``axonal_events.artifacts.ARTIFACT_NAME_PATTERN``.
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}")
@@ -96,10 +102,41 @@ def log_model(
     framework: str | None = None,
     *,
     summary: Mapping[str, Any] | None = None,
+    register_as: str | None = None,
 ) -> dict[str, Any]:
-    """Upload a model file or directory (kind ``model``); ``framework`` goes in its summary."""
+    """Upload a model file or directory (kind ``model``); ``framework`` goes in its summary.
+
+    ``register_as="churn"`` also makes these bytes a new version of the registered model
+    ``churn`` (registered on its first version), returned under the record's
+    ``model_version``.
+    """
     extra = {**(summary or {}), **({"framework": framework} if framework else {})}
-    return log_artifact(path, name, "model", summary=extra)
+    record = log_artifact(path, name, "model", summary=extra)
+    if register_as is not None:
+        from axonal._registry import register_version  # noqa: PLC0415 - only when registering
+
+        record["model_version"] = register_version(current_target(), register_as, record)
+    return record
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A dataset file or folder a run reads: ``log_inputs(train=Dataset("data/train.csv"))``
+    uploads it as an input artifact (kind ``dataset``), a version named by its bytes' sha256,
+    and records that version as the input's value; lineage links it to the run."""
+
+    path: str | os.PathLike[str]
+    name: str | None = None
+
+
+def datasets_read(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with each :class:`Dataset` uploaded and replaced by its version."""
+    read = dict(params)
+    for key, value in params.items():
+        if isinstance(value, Dataset):
+            record = log_artifact(value.path, value.name, "dataset", is_input=True)
+            read[key] = {"dataset": record["name"], "sha256": record["sha256"]}
+    return read
 
 
 def _chunks(handle: IO[bytes]) -> Iterator[bytes]:

@@ -38,6 +38,8 @@ from typing import Any
 
 from axonal._artifacts import (
     ArtifactUploadError,
+    Dataset,
+    datasets_read,
     log_artifact,
     log_confusion_matrix,
     log_curve,
@@ -59,6 +61,7 @@ from axonal._transport import Sender, destination_from_env
 
 __all__ = [
     "ArtifactUploadError",
+    "Dataset",
     "NotInRunError",
     "Run",
     "TrackingError",
@@ -173,8 +176,9 @@ def end(status: str = "succeeded", message: str | None = None) -> None:
 
 
 def log_inputs(**params: Any) -> None:
-    """Merge ``params`` (JSON-serialisable) into the run's inputs."""
-    _channel().update(inputs=json_ready(params))
+    """Merge ``params`` (JSON-serialisable) into the run's inputs; a :class:`Dataset` value is
+    uploaded as an input artifact version, recorded as ``{"dataset": name, "sha256": ...}``."""
+    _channel().update(inputs=json_ready(datasets_read(params)))
 
 
 def log_tags(*tags: str) -> None:

@@ -21,9 +21,11 @@ from axonal_api.routes import (
     connections,
     events,
     health,
+    lineage,
     llm_models,
     llm_v1,
     metrics,
+    models,
     projects,
     public_ingest,
     public_models,
@@ -109,6 +111,8 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         traces_v1,
         llm_v1,
         llm_models,
+        models,
+        lineage,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

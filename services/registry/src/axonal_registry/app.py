@@ -8,6 +8,9 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_registry.context import Context
+from axonal_registry.lineage import handlers as lineage_handlers
+from axonal_registry.lineage import rpc as lineage_rpc
+from axonal_registry.models import rpc as models_rpc
 from axonal_registry.settings import RegistrySettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -22,4 +25,7 @@ SERVICE = Service(
 def build_app(settings: RegistrySettings) -> FastStream:
     """The registry service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
+    models_rpc.register(ctx)
+    lineage_rpc.register(ctx)
+    lineage_handlers.register(ctx)
     return ctx.application()

@@ -7,6 +7,7 @@ import { applyTheme, initialTheme, type Theme } from "../lib/theme";
 export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "runs", label: "Runs", group: "ML" },
   { path: "compare", label: "Compare", group: "ML" },
+  { path: "models", label: "Models", group: "ML" },
   { path: "traces", label: "Traces", group: "LLM" },
   { path: "sessions", label: "Sessions", group: "LLM" },
   { path: "users", label: "Users", group: "LLM" },

@@ -11,6 +11,12 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.models import (
+    ArtifactVersionCreated,
+    ModelVersionArchived,
+    ModelVersionCreated,
+    ModelVersionPromoted,
+)
 from axonal_events.catalog.project import ProjectCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
@@ -21,11 +27,15 @@ __all__ = [
     "DONE_STATUSES",
     "NOTIFIERS",
     "AgentHeartbeat",
+    "ArtifactVersionCreated",
     "Catalog",
     "Comparison",
     "EventEntry",
     "HookRequested",
     "MetricCrossed",
+    "ModelVersionArchived",
+    "ModelVersionCreated",
+    "ModelVersionPromoted",
     "NotificationDelivered",
     "NotificationFailed",
     "ProjectCreated",
@@ -51,5 +61,9 @@ for _model in (
     ProjectCreated,
     AgentHeartbeat,
     TraceIngested,
+    ArtifactVersionCreated,
+    ModelVersionCreated,
+    ModelVersionPromoted,
+    ModelVersionArchived,
 ):
     CATALOG.register(_model)

@@ -1,4 +1,5 @@
-"""``axonal ops artifacts RUN``: a run's artifacts, their lineage, and downloads."""
+"""``axonal ops artifacts RUN``: a run's artifacts, their versions and lineage, and downloads
+(the latest version, or a given one)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,13 @@ def artifacts(
         str | None,
         typer.Option("--download", "-d", help="Download this artifact (its name or path)."),
     ] = None,
+    version: Annotated[
+        str | None,
+        typer.Option("--version", help="Download this version (its sha256, or a prefix of it)."),
+    ] = None,
+    history: Annotated[
+        str | None, typer.Option("--versions", help="List the versions of this artifact.")
+    ] = None,
     to: Annotated[Path, typer.Option("--to", help="Folder to download into.")] = Path(),
     lineage: Annotated[
         bool, typer.Option("--lineage", help="Inputs, outputs and the runs sharing them.")
@@ -36,7 +44,8 @@ def artifacts(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """List a run's artifacts (name, kind, size, step, sha256); download one; show lineage."""
+    """List a run's artifacts (name, kind, size, step, sha256) or one's versions; download one
+    (the latest or a given version); show lineage."""
     from axonal_events.artifacts import ArtifactList, Lineage  # noqa: PLC0415
 
     path = guarded(lambda: run_path(project, run_uuid))
@@ -45,13 +54,24 @@ def artifacts(
             found = client.get(f"{path}/lineage", Lineage)
             print_json(found) if as_json else console.print(_lineage_table(found))
             return
+        if history is not None:
+            query = {"name": history}
+            kept = client.get(f"{path}/artifact-versions", ArtifactList, params=query)
+            print_json(kept) if as_json else console.print(_table(kept.artifacts))
+            return
         records = client.get(f"{path}/artifacts", ArtifactList).artifacts
         if download is None:
             print_json(records) if as_json else console.print(_table(records))
             return
         record = _pick(records, download)
+        url = f"{path}/artifacts/{_relative(record)}"
+        if version is not None:
+            query = {"name": record.name}
+            older = client.get(f"{path}/artifact-versions", ArtifactList, params=query)
+            record = _pick_version(older.artifacts, record, version)
+            url += f"?version={record.sha256}"
         dest = to / _relative(record).rpartition("/")[2]
-        _fetch(client, f"{path}/artifacts/{_relative(record)}", dest, record, quiet=as_json)
+        _fetch(client, url, dest, record, quiet=as_json)
     if as_json:
         print_json({"path": str(dest), "size": record.size, "sha256": record.sha256})
     else:
@@ -70,6 +90,21 @@ def _pick(records: list[ArtifactRecord], wanted: str) -> ArtifactRecord:
         known = ", ".join(sorted({r.name for r in records})[:10]) or "none"
         fail(f"the run has no artifact {wanted!r}", hint=f"its artifacts: {known}")
     return max(matches, key=lambda r: -1 if r.step is None else r.step)
+
+
+def _pick_version(
+    records: list[ArtifactRecord], latest: ArtifactRecord, wanted: str
+) -> ArtifactRecord:
+    """The version of ``latest``'s artifact whose sha256 starts with ``wanted``."""
+    matches = [
+        r for r in records if r.path == latest.path and r.step == latest.step
+        and r.sha256.startswith(wanted.lower())
+    ]  # fmt: skip
+    if len(matches) != 1:
+        known = ", ".join(r.sha256[:12] for r in records) or "none"
+        problem = "no" if not matches else "more than one"
+        fail(f"{latest.name!r} has {problem} version {wanted!r}", hint=f"its versions: {known}")
+    return matches[0]
 
 
 def _fetch(client: Api, url: str, dest: Path, record: ArtifactRecord, *, quiet: bool) -> None:

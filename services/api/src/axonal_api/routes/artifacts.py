@@ -1,9 +1,12 @@
-"""``/api/v1/{owner}/{project}/runs/{uuid}/artifacts``: upload, list, download; lineage.
+"""``/api/v1/{owner}/{project}/runs/{uuid}/artifacts``: upload, list, download (the latest
+or a given version), versions; lineage.
 
 An upload streams the body into the artifact store under ``<owner>/<project>/<run>/<path>``
-(size and sha256 computed on the way, ``AXONAL_ARTIFACT_MAX_BYTES`` enforced with a 413), then
-publishes the artifact's record on ``ingest.artifacts.<run>`` and answers 201 with it once
-JetStream stored it; the tracking service lists it soon after.
+and under its content key (size and sha256 computed on the way, ``AXONAL_ARTIFACT_MAX_BYTES``
+enforced with a 413; see :mod:`axonal_api.content`), then publishes the artifact's record on
+``ingest.artifacts.<run>`` and answers 201 with it once JetStream stored it; the tracking
+service lists it soon after. Changed bytes under the same name are a new version (their
+sha256); every version stays downloadable with ``?version=<sha256>``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
 from starlette.requests import ClientDisconnect
 
+from axonal_api.content import content_key, put_versioned
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
@@ -35,13 +39,14 @@ from axonal_events.artifacts import (
     ArtifactRecord,
     Lineage,
     ListArtifacts,
+    ListArtifactVersions,
     ReadLineage,
 )
 from axonal_events.rpcs import Tracking
 from axonal_storage import ArtifactNotFoundError, ArtifactStore, InvalidKeyError, StorageError
 from axonal_storage import open_store as open_artifact_store
 
-__all__ = ["router"]
+__all__ = ["StoreDep", "router", "stream_object"]
 
 
 @contextlib.asynccontextmanager
@@ -77,6 +82,7 @@ def _store(request: Request) -> ArtifactStore:
 
 StoreDep = Annotated[ArtifactStore, Depends(_store)]
 _NAME = re.compile(ARTIFACT_NAME_PATTERN)
+_SHA256 = r"^[0-9a-f]{64}$"
 _BYTES = {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}
 
 
@@ -107,23 +113,21 @@ def _too_large(limit: int) -> ApiError:
 
 
 async def _stream_into(
-    store: ArtifactStore, key: str, request: Request, limit: int
+    store: ArtifactStore, owner: str, project: str, key: str, request: Request, limit: int
 ) -> tuple[int, str]:
-    """Store the request body under ``key``; its size and sha256. Nothing is kept when the
-    body is over ``limit`` bytes (413) or the upload breaks off."""
-    digest, size = hashlib.sha256(), 0
+    """Store the request body under ``key`` and its content key; its size and sha256.
+    Nothing is kept when the body is over ``limit`` bytes (413) or the upload breaks off."""
 
     async def body() -> AsyncIterator[bytes]:
-        nonlocal size
+        size = 0
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
                 raise _TooLarge
-            digest.update(chunk)
             yield chunk
 
     try:
-        await store.put(key, body())
+        stored = await put_versioned(store, owner, project, key, body())
     except _TooLarge:
         raise _too_large(limit) from None
     except InvalidKeyError as exc:
@@ -132,7 +136,7 @@ async def _stream_into(
         raise ApiError(400, "invalid", "the upload was cut short") from None
     except StorageError as exc:
         raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
-    return size, digest.hexdigest()
+    return stored.size, stored.sha256
 
 
 @router.put(
@@ -174,7 +178,7 @@ async def upload(
     summary = _summary(axonal_summary)
     run = await get_run_checked(gw, owner, project, run_uuid)
     key = _key(owner, project, run.uuid, path)
-    size, sha256 = await _stream_into(store, key, request, limit)
+    size, sha256 = await _stream_into(store, owner, project, key, request, limit)
     try:
         record = ArtifactRecord(
             run_uuid=run.uuid,
@@ -211,26 +215,63 @@ async def list_artifacts(
     responses={200: {"content": _BYTES}},
 )
 async def download(
-    gw: GatewayDep, store: StoreDep, owner: Owner, project: Project, run_uuid: RunUuid, path: str
+    gw: GatewayDep,
+    store: StoreDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    path: str,
+    version: Annotated[
+        str | None, Query(pattern=_SHA256, description="A version's sha256 (default: latest).")
+    ] = None,
 ) -> StreamingResponse:
-    """The bytes as uploaded, streamed."""
+    """The bytes as uploaded (the latest version, or ``version``), streamed."""
     run = await get_run_checked(gw, owner, project, run_uuid)
     key = _key(owner, project, run.uuid, path)
+    if version is not None:
+        known = await gw.call(
+            Tracking.artifact_versions, ListArtifactVersions(run_uuid=run.uuid, path=key)
+        )
+        if all(record.sha256 != version for record in known.artifacts):
+            raise ApiError(
+                404, "not_found", f"version: {path!r} of run {run.uuid} has no version {version}"
+            )
+        key = content_key(owner, project, version)
+    what = f"artifact {path!r} of run {run.uuid}"
+    return await stream_object(store, key, path.rpartition("/")[2], what)
+
+
+async def stream_object(
+    store: ArtifactStore, key: str, filename: str, what: str
+) -> StreamingResponse:
+    """The object at ``key`` streamed as an attachment named ``filename``; a 404 naming
+    ``what`` when it is missing."""
     try:
         info = await store.stat(key)
     except (ArtifactNotFoundError, InvalidKeyError):
-        raise ApiError(
-            404, "not_found", f"not found: artifact {path!r} of run {run.uuid}"
-        ) from None
+        raise ApiError(404, "not_found", f"not found: {what}") from None
     except StorageError as exc:
         raise ApiError(503, "unavailable", f"the artifact store failed: {exc}") from None
-    filename = path.rpartition("/")[2]
     media_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
     headers = {
         "Content-Length": str(info.size),
         "Content-Disposition": f"attachment; filename*=UTF-8''{quote(filename)}",
     }
     return StreamingResponse(store.get(key), media_type=media_type, headers=headers)
+
+
+@router.get("/{run_uuid}/artifact-versions", summary="Every version of an artifact of a run")
+async def artifact_versions(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    run_uuid: RunUuid,
+    name: Annotated[str, Query(pattern=ARTIFACT_NAME_PATTERN, description="Artifact name.")],
+) -> ArtifactList:
+    """Newest first; each version is named by its bytes' sha256."""
+    run = await get_run_checked(gw, owner, project, run_uuid)
+    request = ListArtifactVersions(run_uuid=run.uuid, name=name)
+    return await gw.call(Tracking.artifact_versions, request)
 
 
 @router.get("/{run_uuid}/lineage", summary="Artifacts a run consumed and produced, and by whom")

@@ -1,8 +1,10 @@
 """Consumer of ``ingest.artifacts.<run>``: artifact records, stored once.
 
 A record that is not a valid :class:`ArtifactRecord` is dead-lettered at once with the
-validation error as its reason; a valid one is upserted (a redelivery or a re-upload changes
-nothing or replaces the row) and acknowledged after the write.
+validation error as its reason; a valid one is stored and acknowledged after the write.
+Bytes not seen before under the run's artifact name are a new version, announced by
+``artifact.version.created`` through the outbox in the same transaction; a redelivery or the
+same bytes again add nothing.
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from pydantic import ValidationError
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Permanent
-from axonal_events import StreamKind
+from axonal_bus.outbox import enqueue
+from axonal_db import transaction
+from axonal_events import CloudEvent, EventData, StreamKind, new_event
 from axonal_events.artifacts import ArtifactRecord
+from axonal_events.catalog.models import ArtifactVersionCreated
 from axonal_tracking.artifacts import store
 from axonal_tracking.context import Context
 
@@ -30,8 +35,24 @@ def decode_record(raw: bytes) -> ArtifactRecord:
 
 
 async def on_record(ctx: Context, record: ArtifactRecord) -> None:
-    async with ctx.pool.acquire() as conn:
-        await store.upsert(conn, record)
+    async with transaction(ctx.pool) as conn:
+        if await store.upsert(conn, record):
+            await enqueue(conn, ctx.subjects, _version_created(ctx, record))
+
+
+def _version_created(ctx: Context, record: ArtifactRecord) -> CloudEvent[EventData]:
+    data = ArtifactVersionCreated(
+        project=record.project,
+        run_uuid=record.run_uuid,
+        name=record.name,
+        kind=record.kind.value,
+        step=record.step,
+        sha256=record.sha256,
+        size=record.size,
+        path=record.path,
+        is_input=record.is_input,
+    )
+    return new_event(data, source=ctx.source, project=record.project)
 
 
 def register(ctx: Context) -> None:

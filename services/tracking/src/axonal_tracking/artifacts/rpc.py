@@ -1,19 +1,31 @@
-"""Request/reply: a run's artifacts, and its lineage (the runs that produced what it read and
-read what it produced)."""
+"""Request/reply: a run's artifacts, one artifact's versions, and the run's lineage (the runs
+that produced what it read and read what it produced)."""
 
 from __future__ import annotations
 
-from axonal_events.artifacts import ArtifactList, Lineage, ListArtifacts, ReadLineage
+from axonal_events.artifacts import (
+    ArtifactList,
+    Lineage,
+    ListArtifacts,
+    ListArtifactVersions,
+    ReadLineage,
+)
 from axonal_events.rpcs import Tracking
 from axonal_tracking.artifacts import store
 from axonal_tracking.context import Context
 
-__all__ = ["lineage", "list_artifacts", "register"]
+__all__ = ["artifact_versions", "lineage", "list_artifacts", "register"]
 
 
 async def list_artifacts(ctx: Context, request: ListArtifacts) -> ArtifactList:
     async with ctx.pool.acquire() as conn:
         return ArtifactList(artifacts=await store.list_for(conn, request.run_uuid))
+
+
+async def artifact_versions(ctx: Context, request: ListArtifactVersions) -> ArtifactList:
+    async with ctx.pool.acquire() as conn:
+        found = await store.versions_of(conn, request.run_uuid, request.name, request.path)
+        return ArtifactList(artifacts=found)
 
 
 async def lineage(ctx: Context, request: ReadLineage) -> Lineage:
@@ -23,4 +35,5 @@ async def lineage(ctx: Context, request: ReadLineage) -> Lineage:
 
 def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_artifacts, list_artifacts)
+    ctx.serve(Tracking.artifact_versions, artifact_versions)
     ctx.serve(Tracking.lineage, lineage)

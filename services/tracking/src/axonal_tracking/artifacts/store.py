@@ -1,4 +1,5 @@
-"""SQL of the ``artifacts`` table: idempotent upsert, a run's artifacts, lineage between runs."""
+"""SQL of the ``artifacts`` table: versions kept by their bytes, a run's latest artifacts,
+one artifact's versions, lineage between runs."""
 
 from __future__ import annotations
 
@@ -7,24 +8,35 @@ import asyncpg
 from axonal_db import Connection
 from axonal_events.artifacts import ArtifactRecord, Lineage, LineageLink
 
-__all__ = ["lineage", "list_for", "upsert"]
+__all__ = ["lineage", "list_for", "upsert", "versions_of"]
 
 _COLUMNS = "run_uuid, project, name, step, kind, path, size, sha256, is_input, summary, created_at"
 # the column list is a constant: no user input is formatted into SQL
 _UPSERT = (
     f"INSERT INTO artifacts ({_COLUMNS}) VALUES"  # noqa: S608
     " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-    "ON CONFLICT ON CONSTRAINT artifacts_key DO UPDATE SET project = EXCLUDED.project, "
-    "kind = EXCLUDED.kind, path = EXCLUDED.path, size = EXCLUDED.size, "
-    "sha256 = EXCLUDED.sha256, is_input = EXCLUDED.is_input, summary = EXCLUDED.summary, "
-    "created_at = EXCLUDED.created_at WHERE artifacts.created_at <= EXCLUDED.created_at"
+    "ON CONFLICT ON CONSTRAINT artifacts_key DO UPDATE SET "
+    "created_at = GREATEST(artifacts.created_at, EXCLUDED.created_at) "
+    "RETURNING (xmax = 0) AS added"
 )
-_OF_RUN = f"SELECT {_COLUMNS} FROM artifacts WHERE run_uuid = $1 ORDER BY name, step NULLS FIRST"  # noqa: S608
+_LATEST = (
+    f"SELECT DISTINCT ON (name, step) {_COLUMNS} FROM artifacts WHERE run_uuid = $1 "  # noqa: S608
+    "ORDER BY name, step NULLS FIRST, created_at DESC"
+)
+_VERSIONS = (
+    f"SELECT {_COLUMNS} FROM artifacts WHERE run_uuid = $1 "  # noqa: S608
+    "AND ($2::text IS NULL OR name = $2) AND ($3::text IS NULL OR path = $3) "
+    "ORDER BY created_at DESC, step NULLS FIRST"
+)
 
 
-async def upsert(conn: Connection, record: ArtifactRecord) -> None:
-    """Store ``record``; one row per (run, name, step), the newest upload wins."""
-    await conn.execute(
+async def upsert(conn: Connection, record: ArtifactRecord) -> bool:
+    """Store ``record``; whether its bytes are a new version of (run, name, step).
+
+    The same bytes again add no row: they only become the latest again (a redelivery keeps
+    the row as it was).
+    """
+    added: bool = await conn.fetchval(
         _UPSERT,
         record.run_uuid,
         record.project,
@@ -38,10 +50,20 @@ async def upsert(conn: Connection, record: ArtifactRecord) -> None:
         record.summary,
         record.created_at,
     )
+    return added
 
 
 async def list_for(conn: Connection, run_uuid: str) -> list[ArtifactRecord]:
-    rows = await conn.fetch(_OF_RUN, run_uuid)
+    """The run's artifacts, the latest version of each (name, step)."""
+    rows = await conn.fetch(_LATEST, run_uuid)
+    return [_record(row) for row in rows]
+
+
+async def versions_of(
+    conn: Connection, run_uuid: str, name: str | None, path: str | None
+) -> list[ArtifactRecord]:
+    """Every version of the run's artifact ``name`` (or at store key ``path``), newest first."""
+    rows = await conn.fetch(_VERSIONS, run_uuid, name, path)
     return [_record(row) for row in rows]
 
 
