@@ -44,6 +44,13 @@ from axonal_events.connections import (
     ListConnections,
     ReplayConnection,
 )
+from axonal_events.hub import (
+    ComponentList,
+    HubComponent,
+    ListComponents,
+    PushComponent,
+    ResolveComponent,
+)
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
 from axonal_events.llm_models import (
     DeleteModel,
@@ -107,7 +114,7 @@ from axonal_events.webhooks import (
     WebhookSpec,
 )
 
-__all__ = ["ALL_RPCS", "Identity", "Notifications", "Scheduler", "Tracking"]
+__all__ = ["ALL_RPCS", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
 
 
 class Identity:
@@ -264,6 +271,24 @@ class Notifications:
     )
 
 
+class Registry:
+    """The registry service: the component hub."""
+
+    push_component = Rpc(
+        "registry", "push_component", PushComponent, HubComponent, "Publish a component version."
+    )
+    list_components = Rpc(
+        "registry", "list_components", ListComponents, ComponentList, "Component versions."
+    )
+    resolve_component = Rpc(
+        "registry",
+        "resolve_component",
+        ResolveComponent,
+        HubComponent,
+        "What a hubRef names: pushed first, then built-in.",
+    )
+
+
 def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
     return tuple(
         value for group in groups for value in vars(group).values() if isinstance(value, Rpc)
@@ -271,4 +296,4 @@ def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
 
 
 #: Every RPC above, in declaration order.
-ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications)
+ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry)

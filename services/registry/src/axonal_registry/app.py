@@ -8,6 +8,8 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_registry.context import Context
+from axonal_registry.hub import rpc as hub_rpc
+from axonal_registry.hub import seeding as hub_seeding
 from axonal_registry.settings import RegistrySettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -22,4 +24,6 @@ SERVICE = Service(
 def build_app(settings: RegistrySettings) -> FastStream:
     """The registry service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
+    hub_rpc.register(ctx)
+    hub_seeding.register(ctx)
     return ctx.application()

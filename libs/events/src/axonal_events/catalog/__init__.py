@@ -11,6 +11,7 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.hub import HubComponentPushed
 from axonal_events.catalog.project import ProjectCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
@@ -25,6 +26,7 @@ __all__ = [
     "Comparison",
     "EventEntry",
     "HookRequested",
+    "HubComponentPushed",
     "MetricCrossed",
     "NotificationDelivered",
     "NotificationFailed",
@@ -51,5 +53,6 @@ for _model in (
     ProjectCreated,
     AgentHeartbeat,
     TraceIngested,
+    HubComponentPushed,
 ):
     CATALOG.register(_model)
