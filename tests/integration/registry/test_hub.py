@@ -49,9 +49,7 @@ async def failure(call) -> RemoteError:
     return caught.value
 
 
-async def test_a_pushed_version_resolves_and_latest_follows_the_newest_push(
-    registry, nats_client
-):
+async def test_a_pushed_version_resolves_and_latest_follows_the_newest_push(registry, nats_client):
     first = await push(nats_client, registry, "v1", trainer("v1"))
     assert (first.created, first.inputs, first.outputs) == (True, ["lr"], ["loss"])
     await push(nats_client, registry, "v2", trainer("v2"))
@@ -102,14 +100,16 @@ async def test_a_malformed_component_is_refused_naming_the_field(registry, nats_
     broken = TRAINER.replace("kind: job", "kind: jobb")
     refused = await failure(push(nats_client, registry, "v1", broken))
     assert refused.code == ErrorCode.INVALID
-    assert "content" in str(refused) and "run" in str(refused)
+    assert "content" in str(refused)
+    assert "run" in str(refused)
 
     operation = "kind: operation\nhubRef: tensorboard\n"
     refused = await failure(push(nats_client, registry, "v1", operation))
     assert "content.kind" in str(refused)
 
     refused = await failure(push(nats_client, registry, "latest", trainer("v1")))
-    assert refused.code == ErrorCode.INVALID and "tag" in str(refused)
+    assert refused.code == ErrorCode.INVALID
+    assert "tag" in str(refused)
 
 
 async def test_builtins_are_listed_resolved_and_read_only(registry, nats_client):
@@ -122,17 +122,20 @@ async def test_builtins_are_listed_resolved_and_read_only(registry, nats_client)
 
     for ref in ("tensorboard:multi-runs", "acme/tensorboard:multi-runs", "dockerizer"):
         found = await resolve(nats_client, registry, ref)
-        assert found.builtin and found.owner == "axonal"
+        assert found.builtin
+        assert found.owner == "axonal"
 
     refused = await failure(push(nats_client, registry, "v9", trainer("x"), owner="axonal"))
-    assert refused.code == ErrorCode.FORBIDDEN and "read-only" in str(refused)
+    assert refused.code == ErrorCode.FORBIDDEN
+    assert "read-only" in str(refused)
 
 
 async def test_an_unknown_reference_names_what_exists(registry, nats_client):
     await push(nats_client, registry, "v1", trainer("v1"))
     missing_tag = await failure(resolve(nats_client, registry, "acme/trainer:v7"))
     assert missing_tag.code == ErrorCode.NOT_FOUND
-    assert "has no tag `v7`" in str(missing_tag) and "v1" in str(missing_tag)
+    assert "has no tag `v7`" in str(missing_tag)
+    assert "v1" in str(missing_tag)
 
     typo = await failure(resolve(nats_client, registry, "acme/trainr:v1"))
     assert "did you mean `trainer`" in str(typo)

@@ -7,8 +7,13 @@ from axonal_bus.errors import Conflict, Forbidden, Invalid
 from axonal_bus.outbox import enqueue
 from axonal_db import transaction
 from axonal_events import HubComponentPushed, new_event
-from axonal_events.hub import ComponentList, HubComponent, ListComponents, PushComponent
-from axonal_events.hub import ResolveComponent
+from axonal_events.hub import (
+    ComponentList,
+    HubComponent,
+    ListComponents,
+    PushComponent,
+    ResolveComponent,
+)
 from axonal_events.rpcs import Registry
 from axonal_registry.context import Context
 from axonal_registry.domain.hub import (

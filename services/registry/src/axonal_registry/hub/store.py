@@ -26,8 +26,7 @@ def _info(row: Any) -> HubComponentInfo:
 async def locked_digest(conn: Connection, owner: str, name: str, tag: str) -> str | None:
     """The digest stored at ``owner/name:tag``, its row locked until the transaction ends."""
     digest: str | None = await conn.fetchval(
-        "SELECT digest FROM hub_components WHERE owner = $1 AND name = $2 AND tag = $3 "
-        "FOR UPDATE",
+        "SELECT digest FROM hub_components WHERE owner = $1 AND name = $2 AND tag = $3 FOR UPDATE",
         owner,
         name,
         tag,
@@ -56,7 +55,7 @@ def _values(version: ComponentVersion, builtin: bool) -> tuple[Any, ...]:
 async def insert(conn: Connection, version: ComponentVersion, *, builtin: bool = False) -> bool:
     """Store a new tag; ``False`` when the tag exists already (pushed meanwhile)."""
     done = await conn.fetchval(
-        f"INSERT INTO hub_components ({_COLUMNS}) VALUES ({_VALUES}) "
+        f"INSERT INTO hub_components ({_COLUMNS}) VALUES ({_VALUES}) "  # noqa: S608
         "ON CONFLICT (owner, name, tag) DO NOTHING RETURNING true",
         *_values(version, builtin),
     )
@@ -91,7 +90,7 @@ async def find(conn: Connection, owner: str, name: str, tag: str | None) -> HubC
     the newest push."""
     newest = tag is None or tag == LATEST
     row = await conn.fetchrow(
-        f"SELECT {_INFO}, content FROM hub_components WHERE owner = $1 AND name = $2 "
+        f"SELECT {_INFO}, content FROM hub_components WHERE owner = $1 AND name = $2 "  # noqa: S608
         "ORDER BY (tag = $3) DESC, pushed_at DESC LIMIT 1",
         owner,
         name,
@@ -107,7 +106,7 @@ async def list_versions(
 ) -> list[HubComponentInfo]:
     """Every version, the owner's or the component's only when given, newest first by name."""
     rows = await conn.fetch(
-        f"SELECT {_INFO} FROM hub_components "
+        f"SELECT {_INFO} FROM hub_components "  # noqa: S608
         "WHERE ($1::text IS NULL OR owner = $1) AND ($2::text IS NULL OR name = $2) "
         "ORDER BY builtin, owner, name, pushed_at DESC, tag",
         owner,

@@ -1,0 +1,66 @@
+"""Where a submission's ``hubRef`` components come from: the registry, over RPC.
+
+The registry answers with the owner's pushed version or a built-in one. When it does not
+answer at all, the built-in components still resolve; any other reference waits for it (the
+command is retried) rather than failing a run that would compile once it is back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from axonal_bus import rpc
+from axonal_bus.broker import core
+from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError, Unavailable
+from axonal_events import ErrorCode
+from axonal_events.hub import ResolveComponent
+from axonal_events.rpcs import Registry
+from axonal_scheduler.context import Context
+from axonal_spec import SpecError
+from axonal_spec.hub import builtin_hub
+
+__all__ = ["fetch_builtin", "fetch_component"]
+
+_TIMEOUT = 5.0
+_REFUSED = (ErrorCode.NOT_FOUND, ErrorCode.INVALID)
+
+
+async def fetch_builtin(ref: str) -> Mapping[str, Any] | SpecError:
+    """``ref`` among the built-in components only."""
+    try:
+        return builtin_hub().resolve(ref)
+    except SpecError as exc:
+        return exc
+
+
+def _document(ref: str, content: str) -> Mapping[str, Any] | SpecError:
+    try:
+        document = yaml.safe_load(content)
+    except yaml.YAMLError as exc:
+        return SpecError.at("hubRef", f"hub component `{ref}` is not YAML: {exc}")
+    if not isinstance(document, dict):
+        return SpecError.at("hubRef", f"hub component `{ref}` is not a polyaxonfile mapping")
+    return document
+
+
+async def fetch_component(ctx: Context, ref: str) -> Mapping[str, Any] | SpecError:
+    """The component ``ref`` names, or a :class:`SpecError` at ``hubRef`` saying why there is
+    none; :class:`Unavailable` when only the registry could tell."""
+    request = ResolveComponent(ref=ref)
+    try:
+        found = await rpc.call(
+            core(ctx.broker), ctx.subjects, Registry.resolve_component, request, timeout=_TIMEOUT
+        )
+    except RemoteError as exc:
+        if exc.code in _REFUSED:
+            return SpecError.at("hubRef", exc.remote_message)
+        raise Unavailable(f"the registry cannot resolve `{ref}` now: {exc}") from None
+    except (NoRespondersError, RpcTimeoutError) as exc:
+        builtin = await fetch_builtin(ref)
+        if isinstance(builtin, SpecError):
+            raise Unavailable(f"`{ref}` is no built-in component and {exc}") from None
+        return builtin
+    return _document(ref, found.content)
