@@ -21,6 +21,7 @@ from axonal_api.routes import (
     connections,
     events,
     health,
+    hub,
     llm_models,
     llm_v1,
     metrics,
@@ -109,6 +110,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         traces_v1,
         llm_v1,
         llm_models,
+        hub,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

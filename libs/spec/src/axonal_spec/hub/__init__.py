@@ -3,7 +3,7 @@ and local paths (``pathRef``). Pure seams plus local implementations; network re
 in the CLI/API, outside this library."""
 
 from axonal_spec.hub.local import ChainHub, ComponentHub, LocalHub, builtin_hub
-from axonal_spec.hub.prefetch import Fetch, PrefetchedHub, compile_prefetched
+from axonal_spec.hub.prefetch import Fetch, PrefetchedHub, compile_prefetched, document_of
 from axonal_spec.hub.refs import HubRef, parse_hub_ref
 from axonal_spec.hub.resolvers import MappedUrlResolver, PathResolver, UrlResolver
 
@@ -19,5 +19,6 @@ __all__ = (
     "UrlResolver",
     "builtin_hub",
     "compile_prefetched",
+    "document_of",
     "parse_hub_ref",
 )

@@ -12,14 +12,27 @@ import copy
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
+import yaml
+
 from axonal_spec.errors import SpecError
 
-__all__ = ["Fetch", "PrefetchedHub", "compile_prefetched"]
+__all__ = ["Fetch", "PrefetchedHub", "compile_prefetched", "document_of"]
 
 T = TypeVar("T")
 
 #: Fetches one reference: its document, or the :class:`SpecError` (at ``hubRef``) saying why not.
 Fetch = Callable[[str], Awaitable[Mapping[str, Any] | SpecError]]
+
+
+def document_of(ref: str, content: str) -> Mapping[str, Any] | SpecError:
+    """The fetched text of ``ref`` as a document, or the :class:`SpecError` saying why not."""
+    try:
+        document = yaml.safe_load(content)
+    except yaml.YAMLError as exc:
+        return SpecError.at("hubRef", f"hub component `{ref}` is not YAML: {exc}")
+    if not isinstance(document, dict):
+        return SpecError.at("hubRef", f"hub component `{ref}` is not a polyaxonfile mapping")
+    return document
 
 
 class PrefetchedHub:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from axonal_bus import rpc
 from axonal_bus.broker import core
 from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError, Unavailable
@@ -20,7 +18,7 @@ from axonal_events.hub import ResolveComponent
 from axonal_events.rpcs import Registry
 from axonal_scheduler.context import Context
 from axonal_spec import SpecError
-from axonal_spec.hub import builtin_hub
+from axonal_spec.hub import builtin_hub, document_of
 
 __all__ = ["fetch_builtin", "fetch_component"]
 
@@ -34,16 +32,6 @@ async def fetch_builtin(ref: str) -> Mapping[str, Any] | SpecError:
         return builtin_hub().resolve(ref)
     except SpecError as exc:
         return exc
-
-
-def _document(ref: str, content: str) -> Mapping[str, Any] | SpecError:
-    try:
-        document = yaml.safe_load(content)
-    except yaml.YAMLError as exc:
-        return SpecError.at("hubRef", f"hub component `{ref}` is not YAML: {exc}")
-    if not isinstance(document, dict):
-        return SpecError.at("hubRef", f"hub component `{ref}` is not a polyaxonfile mapping")
-    return document
 
 
 async def fetch_component(ctx: Context, ref: str) -> Mapping[str, Any] | SpecError:
@@ -63,4 +51,4 @@ async def fetch_component(ctx: Context, ref: str) -> Mapping[str, Any] | SpecErr
         if isinstance(builtin, SpecError):
             raise Unavailable(f"`{ref}` is no built-in component and {exc}") from None
         return builtin
-    return _document(ref, found.content)
+    return document_of(ref, found.content)
