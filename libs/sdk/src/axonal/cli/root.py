@@ -41,6 +41,9 @@ COMMANDS: dict[str, Lazy] = {
     "check": Lazy("axonal.cli.check", "Validate polyaxonfiles and compile them.", RUNS),
     "ops": Lazy("axonal.cli.ops", "List, inspect, follow and act on runs.", RUNS),
     "project": Lazy("axonal.cli.projects", "Create and list projects.", RUNS),
+    "hub": Lazy(
+        "axonal.cli.hub", "The component hub: versioned components that hubRef names.", RUNS
+    ),
     "alerts": Lazy("axonal.cli.alerts", "Metric alert rules: one event per crossing.", EVENTS),
     "automations": Lazy(
         "axonal.cli.automations", "Automation rules: start or restart runs on events.", EVENTS
