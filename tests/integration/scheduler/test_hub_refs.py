@@ -6,10 +6,9 @@ import json
 import pytest_asyncio
 
 from axonal_bus import rpc
+from axonal_events.automations import AutomationSpec
 from axonal_events.hub import PushComponent
-from axonal_events.rpcs import Registry
-from axonal_registry.app import build_app
-from axonal_registry.settings import RegistrySettings
+from axonal_events.rpcs import Registry, Scheduler
 from axonal_testing.waiting import wait_for
 
 TRAINER = """
@@ -32,16 +31,14 @@ component:
 
 
 @pytest_asyncio.fixture
-async def registry(service_settings, running_service, nats_client):
-    settings = service_settings(RegistrySettings)
-    await running_service(build_app(settings))
+async def trainer(registry, nats_client):
+    """``acme/trainer:v2`` pushed to the registry."""
     push = PushComponent(owner="acme", name="trainer", tag="v2", content=TRAINER)
-    await rpc.call(nats_client, settings.subjects, Registry.push_component, push)
-    return settings
+    await rpc.call(nats_client, registry.subjects, Registry.push_component, push)
 
 
 async def test_a_dag_runs_the_pushed_component_with_one_lookup_per_ref(
-    registry, scheduler, nats_client
+    registry, trainer, scheduler, nats_client
 ):
     asked: list[str] = []
 
@@ -60,7 +57,7 @@ async def test_a_dag_runs_the_pushed_component_with_one_lookup_per_ref(
     assert asked == ["acme/trainer:v2"]
 
 
-async def test_an_unknown_ref_fails_the_run_naming_hubref(registry, scheduler):
+async def test_an_unknown_ref_fails_the_run_naming_hubref(trainer, scheduler):
     run_uuid = await scheduler.submit(PIPELINE.replace("acme/trainer:v2", "acme/trainer:v3"))
     run = await scheduler.wait_status(run_uuid, "failed")
     assert run.reason == "CompilationError"
@@ -73,3 +70,11 @@ async def test_without_a_registry_the_builtins_still_resolve(scheduler):
     run_uuid = await scheduler.submit(text)
     run = await wait_for(lambda: scheduler.get(run_uuid), message="the tensorboard run is created")
     assert run.kind == "service"
+
+
+async def test_an_automation_may_start_a_pushed_component(trainer, scheduler):
+    spec = AutomationSpec(
+        project="acme/demo", name="retrain", event="run.succeeded", hub_ref="acme/trainer:v2"
+    )
+    rpc_call = rpc.call(scheduler.nc, scheduler.subjects, Scheduler.create_automation, spec)
+    assert (await rpc_call).hub_ref == "acme/trainer:v2"

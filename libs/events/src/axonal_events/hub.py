@@ -26,7 +26,7 @@ class PushComponent(Payload):
     owner: str = Field(pattern=_PART, description="Organisation that owns the component.")
     name: str = Field(pattern=_PART, description="Component name, unique per owner.")
     tag: str = Field(pattern=_PART, description="Version tag; `latest` follows the newest push.")
-    content: str = Field(min_length=1, max_length=1_000_000, description="The polyaxonfile.")
+    content: str = Field(min_length=1, max_length=262_144, description="The polyaxonfile.")
     force: bool = Field(default=False, description="Overwrite a tag that has other content.")
 
 
