@@ -49,7 +49,7 @@ class HubComponent(HubComponentInfo):
     """One version of a component with its polyaxonfile."""
 
     content: str
-    created: bool = Field(default=False, description="This push stored a new content.")
+    created: bool = Field(default=False, description="This push stored new content.")
 
 
 class ListComponents(Payload):

@@ -60,10 +60,6 @@ class PrefetchedHub:
     def add(self, ref: str, found: Mapping[str, Any] | SpecError) -> None:
         self._known[ref] = found
 
-    @property
-    def fetched(self) -> list[str]:
-        return sorted(self._known)
-
 
 async def compile_prefetched(attempt: Callable[[PrefetchedHub], Awaitable[T]], fetch: Fetch) -> T:
     """``attempt(hub)``'s result once every reference it follows is fetched; its

@@ -20,13 +20,13 @@ from axonal_scheduler.context import Context
 from axonal_spec import SpecError
 from axonal_spec.hub import builtin_hub, document_of
 
-__all__ = ["fetch_builtin", "fetch_component"]
+__all__ = ["fetch_component"]
 
 _TIMEOUT = 5.0
 _REFUSED = (ErrorCode.NOT_FOUND, ErrorCode.INVALID)
 
 
-async def fetch_builtin(ref: str) -> Mapping[str, Any] | SpecError:
+def _builtin(ref: str) -> Mapping[str, Any] | SpecError:
     """``ref`` among the built-in components only."""
     try:
         return builtin_hub().resolve(ref)
@@ -47,7 +47,7 @@ async def fetch_component(ctx: Context, ref: str) -> Mapping[str, Any] | SpecErr
             return SpecError.at("hubRef", exc.remote_message)
         raise Unavailable(f"the registry cannot resolve `{ref}` now: {exc}") from None
     except (NoRespondersError, RpcTimeoutError) as exc:
-        builtin = await fetch_builtin(ref)
+        builtin = _builtin(ref)
         if isinstance(builtin, SpecError):
             raise Unavailable(f"`{ref}` is no built-in component and {exc}") from None
         return builtin

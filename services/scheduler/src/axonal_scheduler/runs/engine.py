@@ -24,7 +24,7 @@ from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
 from axonal_scheduler.runs import pipelines, store
-from axonal_scheduler.runs.components import fetch_builtin, fetch_component
+from axonal_scheduler.runs.components import fetch_component
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
 from axonal_scheduler.runs.store import Run
 from axonal_scheduler.settings import SchedulerSettings
@@ -45,9 +45,7 @@ def _queued_at(run: Run) -> datetime:
 class Engine:
     """The scheduler's decisions for one transaction; every change goes through ``set``."""
 
-    def __init__(
-        self, tx: Tx, settings: SchedulerSettings, components: Fetch = fetch_builtin
-    ) -> None:
+    def __init__(self, tx: Tx, settings: SchedulerSettings, components: Fetch) -> None:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
         self.components = components  # where a submission's hubRef components come from
 
