@@ -41,7 +41,7 @@ async def test_a_pushed_component_is_listed_and_shown(
     push(ui_stack, tmp_path, f"{owner}/trainer:v1", TRAINER)
     push(ui_stack, tmp_path, f"{owner}/trainer:v2", TRAINER.replace("0.1", "0.2"))
 
-    await page.goto(f"{ui_url}/hub")
+    await page.goto(f"{ui_url}hub")
     row = page.get_by_role("table", name="Components").locator(
         f'tr[data-component="{owner}/trainer"]'
     )
