@@ -3,6 +3,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { parse } from "yaml";
 import { ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
+import "./hub.css";
 import { useComponent, useVersions } from "./queries";
 
 /** An input or output as the polyaxonfile declares it. */
@@ -84,9 +85,9 @@ export default function ComponentPage() {
           hubRef: {shown.owner}/{shown.name}:{shown.tag}
         </code>
       </p>
-      <nav aria-label="Tags">
+      <nav aria-label="Tags" className="tags">
         {(versions.data?.components ?? []).map((v) => (
-          <Link key={v.tag} to={`/hub/${owner}/${name}?tag=${encodeURIComponent(v.tag)}`} className="chip" aria-current={v.tag === shown.tag ? "page" : undefined}>
+          <Link key={v.tag} to={`/hub/${owner}/${name}?tag=${encodeURIComponent(v.tag)}`} className="tag" aria-current={v.tag === shown.tag ? "page" : undefined}>
             {v.tag}
             {v.latest && v.tag !== "latest" ? " (latest)" : ""}
           </Link>

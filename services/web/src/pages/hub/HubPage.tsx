@@ -2,6 +2,7 @@
 import { Link } from "react-router";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
+import "./hub.css";
 import { byComponent, latestOf, useVersions } from "./queries";
 
 export default function HubPage() {
@@ -39,12 +40,14 @@ export default function HubPage() {
                     {c.builtin && <span className="muted"> built-in</span>}
                   </td>
                   <td>
-                    {c.versions.map((v) => (
-                      <Link key={v.tag} to={`/hub/${c.owner}/${c.name}?tag=${encodeURIComponent(v.tag)}`} className="chip">
-                        {v.tag}
-                        {v.latest && v.tag !== "latest" ? " (latest)" : ""}
-                      </Link>
-                    ))}
+                    <div className="tags">
+                      {c.versions.map((v) => (
+                        <Link key={v.tag} to={`/hub/${c.owner}/${c.name}?tag=${encodeURIComponent(v.tag)}`} className="tag">
+                          {v.tag}
+                          {v.latest && v.tag !== "latest" ? " (latest)" : ""}
+                        </Link>
+                      ))}
+                    </div>
                   </td>
                   <td>{latest?.description || <span className="muted">–</span>}</td>
                   <td>{latest ? formatTime(latest.pushed_at) : ""}</td>
