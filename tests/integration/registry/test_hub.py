@@ -7,9 +7,13 @@ import pytest
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
+from axonal_db import connect
 from axonal_events import ErrorCode, StreamKind
 from axonal_events.hub import ListComponents, PushComponent, ResolveComponent
 from axonal_events.rpcs import Registry
+from axonal_registry.domain.hub import BUILTIN_OWNER, LATEST, describe
+from axonal_registry.hub import store
+from axonal_registry.hub.builtins import builtin_versions
 from axonal_spec import load
 from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
@@ -142,3 +146,16 @@ async def test_an_unknown_reference_names_what_exists(registry, nats_client):
 
     bad = await failure(resolve(nats_client, registry, "acme/trainer:v1:x"))
     assert bad.code == ErrorCode.INVALID
+
+
+async def test_seeding_follows_the_shipped_builtins(registry, database_url):
+    conn = await connect(database_url, schema="registry")
+    try:
+        gone = describe(BUILTIN_OWNER, "retired", LATEST, "kind: component\nrun: {kind: job}\n")
+        await store.insert(conn, gone, builtin=True)
+        shipped = builtin_versions()
+        assert await store.seed(conn, shipped) == 1  # the retired one dropped, nothing else
+        assert await store.find(conn, BUILTIN_OWNER, "retired", None) is None
+        assert await store.seed(conn, shipped) == 0
+    finally:
+        await conn.close()

@@ -73,8 +73,15 @@ async def replace(conn: Connection, version: ComponentVersion, *, builtin: bool 
 
 
 async def seed(conn: Connection, versions: Iterable[ComponentVersion]) -> int:
-    """Store the built-in ``versions`` whose content is new or changed; how many were."""
-    changed = 0
+    """Make the built-ins ``versions``: store the new or changed ones, drop those the platform
+    no longer ships; how many changed."""
+    versions = list(versions)
+    dropped = await conn.fetchval(
+        "WITH gone AS (DELETE FROM hub_components WHERE builtin "
+        "AND NOT (name || ':' || tag = ANY($1::text[])) RETURNING 1) SELECT count(*) FROM gone",
+        [f"{v.name}:{v.tag}" for v in versions],
+    )
+    changed = int(dropped)
     for version in versions:
         stored = await locked_digest(conn, version.owner, version.name, version.tag)
         if stored is None:
