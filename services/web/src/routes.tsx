@@ -6,6 +6,7 @@ import { page } from "./lib/lazy";
 import { compareRoutes } from "./pages/compare/routes";
 import { eventsRoutes } from "./pages/events/routes";
 import { modelsRoutes } from "./pages/models/routes";
+import { hubRoutes } from "./pages/hub/routes";
 import { runsRoutes } from "./pages/runs/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
@@ -20,6 +21,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, lazy: page(() => import("./pages/ProjectsPage")) },
       { path: "projects/:owner/:project", children: projectRoutes },
+      ...hubRoutes,
       { path: "*", lazy: page(() => import("./pages/NotFoundPage")) },
     ],
   },

@@ -19,6 +19,8 @@ from axonal_events import ErrorCode, EventData, StreamKind, new_event
 from axonal_events.commands import COMMANDS, ExecuteRun, RunAction, StatusReport, SubmitRun
 from axonal_events.rpcs import Scheduler
 from axonal_events.runs import GetRun, ListRuns, RunInfo
+from axonal_registry.app import build_app as build_registry
+from axonal_registry.settings import RegistrySettings
 from axonal_scheduler.app import build_app
 from axonal_scheduler.settings import SchedulerSettings
 from axonal_testing.bus import read_stream
@@ -159,3 +161,11 @@ async def scheduler(service_settings, running_service, nats_client):
         yield Client(nats_client, settings, agent)
     finally:
         await agent.stop()
+
+
+@pytest_asyncio.fixture
+async def registry(service_settings, running_service) -> RegistrySettings:
+    """The registry beside the scheduler: the hub that hubRef names."""
+    settings = service_settings(RegistrySettings)
+    await running_service(build_registry(settings))
+    return settings

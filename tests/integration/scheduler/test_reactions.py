@@ -244,7 +244,9 @@ async def test_a_failed_run_is_restarted_once(scheduler, project):
         ({"polyaxonfile": "version: 1.1\nkind: component\nrun: {kind: nope}"}, "cannot start"),
     ],
 )
-async def test_a_rule_whose_target_cannot_start_is_refused(scheduler, project, fields, problem):
+async def test_a_rule_whose_target_cannot_start_is_refused(
+    registry, scheduler, project, fields, problem
+):
     with pytest.raises(RemoteError, match=problem) as refused:
         await create_rule(scheduler, project, name="broken", event="run.succeeded", **fields)
     assert refused.value.code is ErrorCode.INVALID

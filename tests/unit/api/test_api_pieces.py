@@ -81,10 +81,11 @@ def test_the_status_of_a_remote_error_is_its_codes_whatever_the_message(code):
 
 
 def test_no_code_reads_the_text_of_a_remote_error_to_decide():
-    """Only the error handler passes ``remote_message`` on, as the body's message."""
+    """Only the error handler passes ``remote_message`` on, as the body's message (and the
+    hubRef resolution, as the message of the hubRef problem of a submission)."""
     sources = Path(axonal_api.__file__).parent.rglob("*.py")
     readers = {p.name for p in sources if "remote_message" in p.read_text()}
-    assert readers == {"errors.py"}
+    assert readers == {"errors.py", "hub_refs.py"}
     handler = (Path(axonal_api.__file__).parent / "errors.py").read_text()
     assert handler.count("remote_message") == 1
 

@@ -50,6 +50,13 @@ from axonal_events.connections import (
     ListConnections,
     ReplayConnection,
 )
+from axonal_events.hub import (
+    ComponentList,
+    HubComponent,
+    ListComponents,
+    PushComponent,
+    ResolveComponent,
+)
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
 from axonal_events.llm_models import (
     DeleteModel,
@@ -299,7 +306,7 @@ class Notifications:
 
 
 class Registry:
-    """Registered models, their versions, aliases, approvals and lineage."""
+    """Registered models (versions, aliases, approvals, lineage) and the component hub."""
 
     create_model = Rpc(
         "registry", "create_model", CreateRegisteredModel, RegisteredModel, "Register a model."
@@ -352,6 +359,20 @@ class Registry:
         ReadModelLineage,
         LineageGraph,
         "Datasets and runs upstream of a model version.",
+    )
+
+    push_component = Rpc(
+        "registry", "push_component", PushComponent, HubComponent, "Publish a component version."
+    )
+    list_components = Rpc(
+        "registry", "list_components", ListComponents, ComponentList, "Component versions."
+    )
+    resolve_component = Rpc(
+        "registry",
+        "resolve_component",
+        ResolveComponent,
+        HubComponent,
+        "What a hubRef names: pushed first, then built-in.",
     )
 
 

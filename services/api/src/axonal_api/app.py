@@ -21,6 +21,7 @@ from axonal_api.routes import (
     connections,
     events,
     health,
+    hub,
     lineage,
     llm_models,
     llm_v1,
@@ -113,6 +114,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         llm_models,
         models,
         lineage,
+        hub,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

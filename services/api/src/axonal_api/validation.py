@@ -18,7 +18,7 @@ from axonal_spec import (
 )
 from axonal_spec.checking import with_later_phases
 from axonal_spec.errors import Problem
-from axonal_spec.hub import PathResolver
+from axonal_spec.hub import ComponentHub, PathResolver, builtin_hub
 
 __all__ = ["NoPaths", "problems_of", "validate_submission"]
 
@@ -59,14 +59,16 @@ def validate_submission(
     uuid: str,
     owner: str,
     project: str,
+    hub: ComponentHub | None = None,
 ) -> None:
-    """Raise :class:`SpecError` with every located problem, or return when it would compile."""
+    """Raise :class:`SpecError` with every located problem, or return when it would compile;
+    ``hub`` gives the ``hubRef`` components (the built-ins unless given)."""
     options = CompileOptions(
         params=dict(params),
         uuid=uuid,
         owner=owner,
         project=project,
-        resolvers=Resolvers(paths=NoPaths()),
+        resolvers=Resolvers(hub=hub or builtin_hub(), paths=NoPaths()),
     )
     try:
         docs = _load_all(files, "files")

@@ -8,6 +8,8 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_registry.context import Context
+from axonal_registry.hub import rpc as hub_rpc
+from axonal_registry.hub import seeding as hub_seeding
 from axonal_registry.lineage import handlers as lineage_handlers
 from axonal_registry.lineage import rpc as lineage_rpc
 from axonal_registry.models import rpc as models_rpc
@@ -28,4 +30,6 @@ def build_app(settings: RegistrySettings) -> FastStream:
     models_rpc.register(ctx)
     lineage_rpc.register(ctx)
     lineage_handlers.register(ctx)
+    hub_rpc.register(ctx)
+    hub_seeding.register(ctx)
     return ctx.application()

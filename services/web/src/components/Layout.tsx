@@ -72,6 +72,9 @@ export function Layout() {
           Axonal
         </Link>
         <span className="spacer" />
+        <NavLink to="/hub" className="ghost">
+          Hub
+        </NavLink>
         <a href="/docs" className="ghost">
           API docs
         </a>

@@ -18,6 +18,17 @@ export function renderPage(ui: ReactElement, path = "/") {
   );
 }
 
+/** Render top-level routes (lazy pages included) at `path`, e.g. /hub. */
+export function renderRoutes(routes: RouteObject[], path: string) {
+  const client = queryClient();
+  const router = createMemoryRouter([{ path: "/", children: routes, HydrateFallback: Loading }], { initialEntries: [path] });
+  return render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
 /** Render a project's routes (lazy pages included) at `path`, e.g. /projects/acme/demo/webhooks. */
 export function renderProjectRoutes(routes: RouteObject[], path: string) {
   const client = queryClient();

@@ -11,6 +11,7 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.hub import HubComponentPushed
 from axonal_events.catalog.models import (
     ArtifactVersionCreated,
     ModelVersionArchived,
@@ -32,6 +33,7 @@ __all__ = [
     "Comparison",
     "EventEntry",
     "HookRequested",
+    "HubComponentPushed",
     "MetricCrossed",
     "ModelVersionArchived",
     "ModelVersionCreated",
@@ -65,5 +67,6 @@ for _model in (
     ModelVersionCreated,
     ModelVersionPromoted,
     ModelVersionArchived,
+    HubComponentPushed,
 ):
     CATALOG.register(_model)

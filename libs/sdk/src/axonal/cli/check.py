@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from axonal.cli.options import FilesOpt, ParamsOpt, PresetsOpt
+from axonal.cli.options import ApiUrl, FilesOpt, ParamsOpt, PresetsOpt
 from axonal.cli.output import console, err_console
 
 if TYPE_CHECKING:
@@ -88,25 +88,32 @@ def check(
         bool, typer.Option("--compile", help="Also print the compiled operation.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    api_url: ApiUrl = None,
 ) -> None:
     """Validate polyaxonfiles and compile them.
 
-    Shows what the file takes and does: inputs, params, DAG shape, matrix size.
+    Shows what the file takes and does: inputs, params, DAG shape, matrix size. A hubRef
+    resolves from the platform's hub when it is reachable, else from the built-in components.
     """
-    from axonal.cli.urls import CliUrlResolver  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal.cli.hub_refs import PlatformHub  # noqa: PLC0415 - keep `axonal --help` fast
+    from axonal.cli.urls import CliUrlResolver  # noqa: PLC0415
     from axonal_spec import SpecError  # noqa: PLC0415
     from axonal_spec.checking import check as run_check  # noqa: PLC0415
     from axonal_spec.compiler import CompileOptions  # noqa: PLC0415
     from axonal_spec.resolve import Resolvers  # noqa: PLC0415
     from axonal_spec.types import parse_cli_params  # noqa: PLC0415
 
+    hub = PlatformHub(api_url)
     try:
         values = parse_cli_params(params or [])
-        options = CompileOptions(resolvers=Resolvers(urls=CliUrlResolver(_url_map(url_map or []))))
+        urls = CliUrlResolver(_url_map(url_map or []))
+        options = CompileOptions(resolvers=Resolvers(hub=hub, urls=urls))
         result = run_check(files, params=values, presets=presets or [], options=options)
     except SpecError as error:
         _show_errors(error, as_json)
         raise typer.Exit(1) from None
+    finally:
+        hub.close()
     _show_result(result, full=full, as_json=as_json)
 
 

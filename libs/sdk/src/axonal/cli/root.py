@@ -44,6 +44,9 @@ COMMANDS: dict[str, Lazy] = {
     "registry": Lazy(
         "axonal.cli.registry", "The model registry: models, versions, aliases, approvals.", RUNS
     ),
+    "hub": Lazy(
+        "axonal.cli.hub", "The component hub: versioned components that hubRef names.", RUNS
+    ),
     "alerts": Lazy("axonal.cli.alerts", "Metric alert rules: one event per crossing.", EVENTS),
     "automations": Lazy(
         "axonal.cli.automations", "Automation rules: start or restart runs on events.", EVENTS

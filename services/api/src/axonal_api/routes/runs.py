@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import partial
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Path, Query
@@ -12,6 +13,7 @@ from pydantic import AwareDatetime, Field
 from axonal_api.bodies import CreateRun, ErrorBody
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
+from axonal_api.hub_refs import fetch_component
 from axonal_api.idempotency import submit_ids
 from axonal_api.validation import problems_of, validate_submission
 from axonal_events import RunStatus
@@ -29,6 +31,7 @@ from axonal_events.runs import (
     StatusHistory,
 )
 from axonal_spec import SpecError
+from axonal_spec.hub import PrefetchedHub, compile_prefetched
 
 __all__ = ["Owner", "Project", "RunUuid", "get_run_checked", "router"]
 
@@ -65,7 +68,8 @@ async def create_run(
     """Validate the polyaxonfile now (400 with every problem), then submit it."""
     run_uuid, command_id = submit_ids(owner, project, idempotency_key)
     texts = body.texts()
-    try:
+
+    async def attempt(hub: PrefetchedHub) -> None:
         await run_in_threadpool(
             validate_submission,
             texts,
@@ -74,7 +78,11 @@ async def create_run(
             uuid=run_uuid,
             owner=owner,
             project=project,
+            hub=hub,
         )
+
+    try:
+        await compile_prefetched(attempt, partial(fetch_component, gw))
     except SpecError as exc:
         raise ApiError(400, "invalid_polyaxonfile", str(exc), details=problems_of(exc)) from None
     submit = SubmitRun(

@@ -17,7 +17,8 @@ from axonal_events.automations import (
 from axonal_events.rpcs import Scheduler
 from axonal_scheduler.automations import store
 from axonal_scheduler.context import Context
-from axonal_spec import Resolvers, SpecError, load
+from axonal_scheduler.runs.components import fetch_component
+from axonal_spec import SpecError, load
 
 __all__ = [
     "automation_firings",
@@ -28,19 +29,22 @@ __all__ = [
 ]
 
 
-def _check_target(spec: AutomationSpec) -> None:
-    """A rule's polyaxonfile must parse and its component exist, or it is refused now."""
+async def _check_target(ctx: Context, spec: AutomationSpec) -> None:
+    """A rule's polyaxonfile must parse and its component exist (in the hub), or it is
+    refused now."""
     try:
         if spec.polyaxonfile is not None:
             load(spec.polyaxonfile)
-        if spec.hub_ref is not None:
-            Resolvers().hub.resolve(spec.hub_ref)
     except SpecError as exc:
         raise Invalid(f"the rule cannot start its run: {exc}") from None
+    if spec.hub_ref is not None:
+        found = await fetch_component(ctx, spec.hub_ref)
+        if isinstance(found, SpecError):
+            raise Invalid(f"the rule cannot start its run: {found}")
 
 
 async def create_automation(ctx: Context, spec: AutomationSpec) -> AutomationInfo:
-    _check_target(spec)
+    await _check_target(ctx, spec)
     rule_id = uuid.uuid4().hex
     async with ctx.pool.acquire() as conn:
         if not await store.create(conn, rule_id, spec.project, spec):

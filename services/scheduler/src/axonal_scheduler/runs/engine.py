@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import structlog
@@ -23,9 +24,11 @@ from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
 from axonal_scheduler.runs import pipelines, store
+from axonal_scheduler.runs.components import fetch_component
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
 from axonal_scheduler.runs.store import Run
 from axonal_scheduler.settings import SchedulerSettings
+from axonal_spec.hub import Fetch
 
 __all__ = ["PIPELINE_KINDS", "Engine"]
 
@@ -42,8 +45,9 @@ def _queued_at(run: Run) -> datetime:
 class Engine:
     """The scheduler's decisions for one transaction; every change goes through ``set``."""
 
-    def __init__(self, tx: Tx, settings: SchedulerSettings) -> None:
+    def __init__(self, tx: Tx, settings: SchedulerSettings, components: Fetch) -> None:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
+        self.components = components  # where a submission's hubRef components come from
 
     @classmethod
     @asynccontextmanager
@@ -52,7 +56,9 @@ class Engine:
         what it decided is written (history and events) when the block ends without error.
         Once the transaction commits, publish ``engine.tx.events`` with
         ``ctx.publish_committed`` (the relay's poll would publish them within a second)."""
-        engine = cls(Tx(conn, ctx.subjects, ctx.source), ctx.settings)
+        engine = cls(
+            Tx(conn, ctx.subjects, ctx.source), ctx.settings, partial(fetch_component, ctx)
+        )
         yield engine
         await engine.tx.flush()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid as uuidlib
+from dataclasses import replace
 from typing import Any
 
 from axonal_events import RunStatus
@@ -10,7 +11,17 @@ from axonal_events.commands import SubmitRun
 from axonal_scheduler.domain.env import env_names, op_env_names
 from axonal_scheduler.runs.engine import Engine
 from axonal_scheduler.runs.store import Run
-from axonal_spec import CompileOptions, SpecError, compile_operation, compose, load
+from axonal_spec import (
+    CompiledOperation,
+    CompileOptions,
+    Polyaxonfile,
+    Resolvers,
+    SpecError,
+    compile_operation,
+    compose,
+    load,
+)
+from axonal_spec.hub import PrefetchedHub, compile_prefetched
 
 __all__ = ["submit"]
 
@@ -26,6 +37,15 @@ def _early_stopping(doc_data: dict[str, Any], compiled: dict[str, Any]) -> list[
     matrix = doc_data.get("matrix") or {}
     found = matrix.get("earlyStopping") or compiled["run"].get("earlyStopping") or []
     return [dict(item) for item in found if isinstance(item, dict)]
+
+
+async def _compile(engine: Engine, doc: Polyaxonfile, options: CompileOptions) -> CompiledOperation:
+    """Compile ``doc`` with its ``hubRef`` components fetched first, one fetch per reference."""
+
+    async def attempt(hub: PrefetchedHub) -> CompiledOperation:
+        return compile_operation(doc, replace(options, resolvers=Resolvers(hub=hub)))
+
+    return await compile_prefetched(attempt, engine.components)
 
 
 async def submit(engine: Engine, cmd: SubmitRun) -> None:
@@ -48,7 +68,7 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
         options = CompileOptions(
             params=cmd.params, uuid=_hex(cmd.run_uuid), project=cmd.project, owner=cmd.owner
         )
-        compiled = compile_operation(doc, options).model_dump(mode="json")
+        compiled = (await _compile(engine, doc, options)).model_dump(mode="json")
     except SpecError as exc:
         if await engine.create(base):
             await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
