@@ -1,4 +1,5 @@
-"""SQL reads of the ``traces``, ``observations``, ``scores`` and ``sessions`` tables."""
+"""SQL reads of the ``traces``, ``observations`` and ``sessions`` tables (scores: see
+:mod:`.score_queries`)."""
 
 # ruff: noqa: S608 - SQL is assembled from fixed column names only; values are parameters
 from __future__ import annotations
@@ -8,14 +9,12 @@ from typing import Any
 from axonal_db import Connection
 from axonal_events.trace_reads import (
     ListObservations,
-    ListScores,
     ListSessions,
     ListTraces,
     ListUsers,
     ObservationView,
     Order,
     PageMeta,
-    ScoreView,
     SessionView,
     TraceView,
     UserView,
@@ -23,48 +22,19 @@ from axonal_events.trace_reads import (
 from axonal_traces.pricing import shipped_models
 from axonal_tracking.domain import cursors
 from axonal_tracking.prices import store as prices_store
+from axonal_tracking.traces.where import Where
 
 __all__ = [
     "get_observation",
     "get_session",
     "get_trace",
     "list_observations",
-    "list_scores",
     "list_sessions",
     "list_traces",
     "list_users",
     "observations_of",
     "priced",
-    "scores_of",
 ]
-
-
-class _Where:
-    """``WHERE`` clauses with numbered parameters."""
-
-    def __init__(self, project_id: str, alias: str = "") -> None:
-        self.alias = f"{alias}." if alias else ""
-        self.clauses: list[str] = []
-        self.args: list[Any] = []
-        self.add("project_id = {}", project_id)
-
-    def add(self, clause: str, value: Any) -> None:
-        if value is None or value == []:
-            return
-        self.args.append(value)
-        self.clauses.append(self.alias + clause.format(f"${len(self.args)}"))
-
-    def window(self, request: Any, column: str) -> None:
-        self.add("environment = ANY({}::text[])", request.environment)
-        self.add(f"{column} >= {{}}", request.from_timestamp)
-        self.add(f"{column} < {{}}", request.to_timestamp)
-
-    def sql(self) -> str:
-        return " AND ".join(self.clauses)
-
-    def next(self, value: Any) -> str:
-        self.args.append(value)
-        return f"${len(self.args)}"
 
 
 def _usage(key: str) -> str:
@@ -107,11 +77,6 @@ _OBSERVATIONS = (  # with the context of its trace, which the trace's batch may 
     "coalesce(t.public, false) AS trace_public "
     f"FROM {_FROM_OBSERVATIONS}"
 )
-_SCORE_COLUMNS = (
-    "s.project_id, s.id, s.name, s.data_type, s.value, s.string_value, s.source, s.trace_id, "
-    "s.observation_id, s.session_id, s.dataset_run_id, s.comment, s.metadata, s.config_id, "
-    "s.queue_id, s.environment, s.timestamp, s.created_at, s.updated_at"
-)
 
 
 def _trace(row: Any) -> TraceView:
@@ -142,7 +107,7 @@ def _trace_order(order: Order | None) -> str:
 
 
 async def list_traces(conn: Connection, q: ListTraces) -> tuple[list[TraceView], PageMeta]:
-    where = _Where(q.project_id, "t")
+    where = Where(q.project_id, "t")
     for column in ("user_id", "session_id", "name", "release", "version"):
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("tags @> {}::text[]", q.tags)
@@ -203,22 +168,12 @@ async def priced(
     ]
 
 
-async def scores_of(conn: Connection, project_id: str, trace_id: str) -> list[ScoreView]:
-    rows = await conn.fetch(
-        f"SELECT {_SCORE_COLUMNS} FROM scores s WHERE s.project_id = $1 AND s.trace_id = $2 "
-        "ORDER BY s.timestamp, s.id",
-        project_id,
-        trace_id,
-    )
-    return [ScoreView.model_validate(dict(r)) for r in rows]
-
-
 async def list_observations(
     conn: Connection, q: ListObservations
 ) -> tuple[list[ObservationView], str | None, PageMeta | None]:
     """Newest first, as Langfuse pages them: by start time, then trace id, then id; a page of
     ``q.page`` carries its meta, any other its next cursor."""
-    where = _Where(q.project_id, "o")
+    where = Where(q.project_id, "o")
     for column in ("trace_id", "name", "parent_observation_id", "version"):
         where.add(f"{column} = {{}}", getattr(q, column))
     where.add("type = {}", q.type.value if q.type else None)
@@ -268,74 +223,6 @@ async def get_observation(
     return ObservationView.model_validate(dict(row)) if row else None
 
 
-_SCORE_TRACE = "LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id"
-_SCORE_TRACE_COLUMNS = (
-    "t.id AS t_id, t.user_id AS t_user_id, coalesce(t.tags, '{}') AS t_tags, "
-    "t.environment AS t_environment, t.session_id AS t_session_id"
-)
-
-
-def _listed_score(row: Any) -> ScoreView:
-    """A score of a list, with its trace's context when its trace is stored."""
-    fields = dict(row)
-    trace = {key[2:]: fields.pop(key) for key in list(fields) if key.startswith("t_")}
-    trace_id = trace.pop("id")
-    return ScoreView.model_validate(fields | {"trace": trace if trace_id else None})
-
-
-async def list_scores(
-    conn: Connection, q: ListScores
-) -> tuple[list[ScoreView], PageMeta, str | None]:
-    where = _Where(q.project_id, "s")
-    for column in (
-        "id",
-        "name",
-        "trace_id",
-        "observation_id",
-        "session_id",
-        "dataset_run_id",
-        "config_id",
-        "queue_id",
-    ):
-        where.add(f"{column} = ANY({{}}::text[])", getattr(q, column))
-    where.add("source = ANY({}::text[])", [s.value for s in q.source])
-    where.add("data_type = ANY({}::text[])", [d.value for d in q.data_type])
-    where.add("value = ANY({}::float8[])", q.values)
-    where.add("string_value = ANY({}::text[])", q.labels)
-    if q.author_user_id:
-        where.clauses.append("false")  # no stored score has an author
-    where.add("value >= {}", q.value_min)
-    where.add("value <= {}", q.value_max)
-    if q.value_is is not None:  # the operator is one of a fixed few (ValueCondition)
-        where.add(f"value {q.value_is.operator} {{}}", q.value_is.value)
-    where.window(q, "timestamp")
-    if q.trace_tags:
-        where.clauses.append(f"t.tags @> {where.next(q.trace_tags)}::text[]")
-    if q.user_id:
-        where.clauses.append(f"t.user_id = {where.next(q.user_id)}")
-    total = await conn.fetchval(
-        f"SELECT count(*) FROM scores s {_SCORE_TRACE} WHERE {where.sql()}", *where.args
-    )
-    if q.cursor:
-        at, key = cursors.decode_score(q.cursor)
-        where.clauses.append(f"(s.timestamp, s.id) < ({where.next(at)}, {where.next(key)})")
-        offset = 0
-    else:
-        offset = (q.page - 1) * q.limit
-    limit, skip = where.next(q.limit + 1), where.next(offset)
-    rows = await conn.fetch(
-        f"SELECT {_SCORE_COLUMNS}, {_SCORE_TRACE_COLUMNS} FROM scores s {_SCORE_TRACE} "
-        f"WHERE {where.sql()} "
-        f"ORDER BY s.timestamp DESC, s.id DESC LIMIT {limit} OFFSET {skip}",
-        *where.args,
-    )
-    found = [_listed_score(row) for row in rows[: q.limit]]
-    cursor = (
-        cursors.encode_score(found[-1].timestamp, found[-1].id) if len(rows) > q.limit else None
-    )
-    return found, PageMeta.of(q.page, q.limit, total), cursor
-
-
 _SESSIONS = (  # with the totals of their traces
     "SELECT x.project_id, x.id, x.created_at, x.environment, "
     "coalesce(g.trace_ids, '{}') AS trace_ids, coalesce(g.trace_count, 0) AS trace_count, "
@@ -351,7 +238,7 @@ _SESSIONS = (  # with the totals of their traces
 
 
 async def list_sessions(conn: Connection, q: ListSessions) -> tuple[list[SessionView], PageMeta]:
-    where = _Where(q.project_id, "x")
+    where = Where(q.project_id, "x")
     where.window(q, "created_at")
     total = await conn.fetchval(f"SELECT count(*) FROM sessions x WHERE {where.sql()}", *where.args)
     limit, offset = where.next(q.limit), where.next((q.page - 1) * q.limit)
@@ -384,7 +271,7 @@ async def get_session(
 
 async def list_users(conn: Connection, q: ListUsers) -> tuple[list[UserView], PageMeta]:
     """Traces grouped by their user, with what their observations used and cost."""
-    where = _Where(q.project_id, "t")
+    where = Where(q.project_id, "t")
     where.clauses.append("t.user_id IS NOT NULL")
     where.window(q, "timestamp")
     total = await conn.fetchval(

@@ -27,7 +27,7 @@ from axonal_events.trace_reads import (
 )
 from axonal_tracking.context import Context
 from axonal_tracking.domain.cursors import InvalidCursor
-from axonal_tracking.traces import queries
+from axonal_tracking.traces import queries, score_queries
 
 __all__ = [
     "get_observation",
@@ -60,7 +60,7 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
             raise NotFound(f"trace {request.id} does not exist")
         observations = await queries.observations_of(conn, request.project_id, trace.id)
         observations = await queries.priced(conn, request.project_id, observations)
-        scores = await queries.scores_of(conn, request.project_id, trace.id)
+        scores = await score_queries.scores_of(conn, request.project_id, trace.id)
     return TraceDetail(trace=trace, observations=observations, scores=scores)
 
 
@@ -86,7 +86,7 @@ async def get_observation(ctx: Context, request: GetObservation) -> ObservationV
 async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
     async with ctx.pool.acquire() as conn:
         try:
-            data, meta, cursor = await queries.list_scores(conn, request)
+            data, meta, cursor = await score_queries.list_scores(conn, request)
         except InvalidCursor as exc:
             raise Invalid(str(exc)) from None
     return ScorePage(data=data, meta=meta, cursor=cursor)
