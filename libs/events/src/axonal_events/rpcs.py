@@ -64,6 +64,20 @@ from axonal_events.metrics import (
     ReadSeries,
     SeriesList,
 )
+from axonal_events.prompts import (
+    CreatePrompt,
+    DeletedPrompt,
+    DeletePrompt,
+    GetPrompt,
+    GetPromptVersions,
+    ListPrompts,
+    PromptMetaPage,
+    PromptVersion,
+    PromptVersionList,
+    ProtectedLabels,
+    ProtectedLabelsOf,
+    SetPromptLabels,
+)
 from axonal_events.rpc import Rpc
 from axonal_events.runs import (
     EndRun,
@@ -107,7 +121,7 @@ from axonal_events.webhooks import (
     WebhookSpec,
 )
 
-__all__ = ["ALL_RPCS", "Identity", "Notifications", "Scheduler", "Tracking"]
+__all__ = ["ALL_RPCS", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
 
 
 class Identity:
@@ -264,6 +278,43 @@ class Notifications:
     )
 
 
+class Registry:
+    """Prompts with their versions and labels."""
+
+    create_prompt = Rpc(
+        "registry", "create_prompt", CreatePrompt, PromptVersion, "The next version of a prompt."
+    )
+    get_prompt = Rpc(
+        "registry", "get_prompt", GetPrompt, PromptVersion, "A version by number or label."
+    )
+    prompt_versions = Rpc(
+        "registry", "prompt_versions", GetPromptVersions, PromptVersionList, "All versions."
+    )
+    list_prompts = Rpc(
+        "registry", "list_prompts", ListPrompts, PromptMetaPage, "Prompt names, filtered."
+    )
+    set_prompt_labels = Rpc(
+        "registry", "set_prompt_labels", SetPromptLabels, PromptVersion, "Move labels."
+    )
+    delete_prompt = Rpc(
+        "registry", "delete_prompt", DeletePrompt, DeletedPrompt, "Delete versions."
+    )
+    protected_labels = Rpc(
+        "registry",
+        "protected_labels",
+        ProtectedLabelsOf,
+        ProtectedLabels,
+        "A project's protected labels.",
+    )
+    set_protected_labels = Rpc(
+        "registry",
+        "set_protected_labels",
+        ProtectedLabels,
+        ProtectedLabels,
+        "Replace a project's protected labels.",
+    )
+
+
 def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
     return tuple(
         value for group in groups for value in vars(group).values() if isinstance(value, Rpc)
@@ -271,4 +322,4 @@ def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
 
 
 #: Every RPC above, in declaration order.
-ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications)
+ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry)

@@ -8,6 +8,7 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_registry.context import Context
+from axonal_registry.prompts import rpc as prompts_rpc
 from axonal_registry.settings import RegistrySettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -22,4 +23,5 @@ SERVICE = Service(
 def build_app(settings: RegistrySettings) -> FastStream:
     """The registry service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
+    prompts_rpc.register(ctx)
     return ctx.application()

@@ -12,6 +12,7 @@ from axonal_events.catalog.alerts import (
     NotificationFailed,
 )
 from axonal_events.catalog.project import ProjectCreated
+from axonal_events.catalog.prompts import PromptLabelsChanged, PromptVersionCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
 from axonal_events.catalog.traces import TraceIngested
@@ -29,6 +30,8 @@ __all__ = [
     "NotificationDelivered",
     "NotificationFailed",
     "ProjectCreated",
+    "PromptLabelsChanged",
+    "PromptVersionCreated",
     "RunDone",
     "RunStatus",
     "RunStatusChanged",
@@ -51,5 +54,7 @@ for _model in (
     ProjectCreated,
     AgentHeartbeat,
     TraceIngested,
+    PromptVersionCreated,
+    PromptLabelsChanged,
 ):
     CATALOG.register(_model)
