@@ -27,6 +27,7 @@ from axonal_api.routes import (
     projects,
     public_ingest,
     public_models,
+    public_prompts,
     public_read,
     runs,
     stream,
@@ -91,6 +92,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
+    app.include_router(public_prompts.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,

@@ -1,0 +1,147 @@
+"""Prompt management through the unmodified Langfuse SDK: text and chat prompts created, read
+by label and by version, labels moved, variables and placeholders compiled, a fallback when a
+prompt is missing, a composed prompt resolved; bad requests refused naming the field."""
+
+from __future__ import annotations
+
+import uuid
+
+from .conftest import LangfuseServer
+
+SDK_SCRIPT = r"""
+import json, sys
+from urllib.parse import quote
+from langfuse import Langfuse
+from langfuse.api import Prompt_Chat, Prompt_Text, PromptMetaListResponse
+
+tag = sys.argv[1]
+lf = Langfuse()
+name = f"support/greet-{tag}"
+first = lf.create_prompt(name=name, prompt="Hi {{name}}, about {{ topic }}", labels=["production"],
+                         tags=["support"], config={"model": "gpt-4o-mini"}, commit_message="first")
+second = lf.create_prompt(name=name, prompt="Hello {{name}}!", labels=["staging"])
+prod = lf.get_prompt(name, cache_ttl_seconds=0)
+by_version = lf.get_prompt(name, version=2, cache_ttl_seconds=0)
+staging = lf.get_prompt(name, label="staging", cache_ttl_seconds=0)
+updated = lf.update_prompt(name=name, version=2, new_labels=["production"])
+prod_after = lf.get_prompt(name, cache_ttl_seconds=0)
+v1_after = lf.get_prompt(name, version=1, cache_ttl_seconds=0)
+
+chat_name = f"chat-{tag}"
+lf.create_prompt(name=chat_name, type="chat", labels=["production"], prompt=[
+    {"role": "system", "content": "You help {{user}}."},
+    {"type": "placeholder", "name": "history"},
+    {"role": "user", "content": "{{question}}"},
+])
+chat = lf.get_prompt(chat_name, type="chat", cache_ttl_seconds=0)
+chat_raw = lf.api.prompts.get(quote(chat_name, safe=""), label="production")
+compiled_chat = chat.compile(user="Ada", question="Why?",
+                             history=[{"role": "user", "content": "earlier"}])
+
+fallback = lf.get_prompt(f"missing-{tag}", fallback="Fallback {{x}}", max_retries=0,
+                         cache_ttl_seconds=0)
+try:
+    lf.get_prompt(f"missing-{tag}", max_retries=0, cache_ttl_seconds=0)
+    missing = None
+except Exception as exc:
+    missing = type(exc).__name__
+
+lf.create_prompt(name=f"base-{tag}", prompt="be brief", labels=["production"])
+lf.create_prompt(name=f"top-{tag}", labels=["production"],
+                 prompt=f"Rules: @@@langfusePrompt:name=base-{tag}|label=production@@@ {{{{x}}}}")
+top = lf.get_prompt(f"top-{tag}", cache_ttl_seconds=0)
+raw = lf.api.prompts.get(quote(f"top-{tag}", safe=""), resolve=False)
+listed = lf.api.prompts.list(name=name)
+lf.shutdown()
+print(json.dumps({
+    "first": [first.version, first.labels, first.tags, first.config, first.commit_message],
+    "second": [second.version, second.labels, second.tags],
+    "prod": [prod.version, prod.compile(name="Ada", topic="tea")],
+    "by_version": [by_version.version, by_version.prompt],
+    "staging": staging.version,
+    "updated": [isinstance(updated, Prompt_Text), updated.labels],
+    "prod_after": [prod_after.version, prod_after.labels],
+    "v1_after": v1_after.labels,
+    "chat": [isinstance(chat_raw, Prompt_Chat), compiled_chat, chat_raw.prompt[1].dict()],
+    "fallback": [fallback.is_fallback, fallback.compile(x="1")],
+    "missing": missing,
+    "top": [top.compile(x="now"), top.version],
+    "raw": [raw.prompt, raw.resolution_graph],
+    "listed": [isinstance(listed, PromptMetaListResponse), listed.dict()],
+}, default=str))
+"""
+
+
+def test_prompts_through_the_langfuse_sdk(langfuse: LangfuseServer):
+    tag = uuid.uuid4().hex[:8]
+    out = langfuse.run_sdk(SDK_SCRIPT, tag)
+    assert out["first"] == [1, ["latest", "production"], ["support"], {"model": "gpt-4o-mini"},
+                            "first"]  # fmt: skip
+    assert out["second"] == [2, ["latest", "staging"], ["support"]]
+    assert out["prod"] == [1, "Hi Ada, about tea"]
+    assert out["by_version"] == [2, "Hello {{name}}!"]
+    assert out["staging"] == 2
+    assert out["updated"] == [True, ["latest", "production", "staging"]]
+    assert out["prod_after"] == [2, ["latest", "production", "staging"]]
+    assert out["v1_after"] == []
+    assert out["chat"] == [
+        True,
+        [
+            {"role": "system", "content": "You help Ada."},
+            {"role": "user", "content": "earlier"},
+            {"role": "user", "content": "Why?"},
+        ],
+        {"type": "placeholder", "name": "history"},
+    ]
+    assert out["fallback"] == [True, "Fallback 1"]
+    assert out["missing"] == "NotFoundError"
+    assert out["top"] == ["Rules: be brief now", 1]
+    raw_text, graph = out["raw"]
+    assert raw_text == f"Rules: @@@langfusePrompt:name=base-{tag}|label=production@@@ {{{{x}}}}"
+    assert graph is None
+    parsed, listed = out["listed"]
+    assert parsed
+    assert [(m["name"], m["versions"], m["labels"]) for m in listed["data"]] == [
+        (f"support/greet-{tag}", [1, 2], ["latest", "production", "staging"])
+    ]
+    assert listed["meta"]["totalItems"] == 1
+
+
+def test_bad_prompt_requests_are_refused_naming_the_field(langfuse: LangfuseServer):
+    tag = uuid.uuid4().hex[:8]
+    http = langfuse.http
+    name = f"folder/bad-{tag}"
+    created = http.post("/api/public/v2/prompts", json={"name": name, "prompt": "x"})
+    assert created.status_code == 201, created.text
+    assert created.json()["labels"] == ["latest"]
+
+    encoded = name.replace("/", "%2F")
+    moved = http.patch(f"/api/public/v2/prompts/{encoded}/versions/5", json={"newLabels": ["a"]})
+    assert moved.status_code == 404
+    assert moved.json() == {
+        "message": f"version: prompt '{name}' has no version 5",
+        "error": "LangfuseNotFoundError",
+    }
+    wrong_type = http.post(
+        "/api/public/v2/prompts", json={"name": name, "type": "chat", "prompt": "not a list"}
+    )
+    assert wrong_type.status_code == 400
+    assert "a chat prompt is a list of messages" in wrong_type.json()["message"]
+    bad_label = http.post(
+        "/api/public/v2/prompts", json={"name": name, "prompt": "y", "labels": ["Prod"]}
+    )
+    assert bad_label.status_code == 400
+    assert bad_label.json()["message"].startswith("labels: ")
+    cycle = http.post(
+        "/api/public/v2/prompts",
+        json={"name": name, "prompt": f"@@@langfusePrompt:name={name}|version=1@@@"},
+    )
+    assert cycle.status_code == 400
+    assert f"cycle: {name} v2 -> {name} v1" in cycle.json()["message"]
+    missing = http.get(f"/api/public/v2/prompts/{encoded}", params={"label": "nope"})
+    assert missing.status_code == 404
+    assert missing.json()["message"] == f"Prompt not found: '{name}' with label 'nope'"
+
+    deleted = http.delete(f"/api/public/v2/prompts/{encoded}")
+    assert deleted.status_code == 204
+    assert http.get(f"/api/public/v2/prompts/{encoded}", params={"version": 1}).status_code == 404
