@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import uuid
 
+import httpx
+
 from .conftest import LangfuseServer
 
 SDK_SCRIPT = r"""
@@ -145,3 +147,52 @@ def test_bad_prompt_requests_are_refused_naming_the_field(langfuse: LangfuseServ
     deleted = http.delete(f"/api/public/v2/prompts/{encoded}")
     assert deleted.status_code == 204
     assert http.get(f"/api/public/v2/prompts/{encoded}", params={"version": 1}).status_code == 404
+
+
+LINK_SCRIPT = r"""
+import json, sys
+from langfuse import Langfuse
+
+tag = sys.argv[1]
+lf = Langfuse()
+name = f"linked/{tag}"
+lf.create_prompt(name=name, prompt="Answer {{q}}", labels=["production"])
+prompt = lf.get_prompt(name, cache_ttl_seconds=0)
+with lf.start_as_current_observation(name="answer", as_type="generation", prompt=prompt,
+                                     model="gpt-4o-mini",
+                                     usage_details={"input": 10, "output": 5},
+                                     cost_details={"total": 0.25}) as generation:
+    trace_id = lf.get_current_trace_id()
+    generation_id = generation.id
+lf.create_score(name="quality", value=0.75, trace_id=trace_id, observation_id=generation_id)
+lf.flush()
+lf.shutdown()
+print(json.dumps({"trace_id": trace_id, "generation_id": generation_id}))
+"""
+
+
+def test_generations_that_linked_a_prompt_show_it(langfuse: LangfuseServer):
+    tag = uuid.uuid4().hex[:8]
+    out = langfuse.run_sdk(LINK_SCRIPT, tag)
+    trace = langfuse.trace(out["trace_id"], observations=1, scores=1)
+    generation = next(o for o in trace["observations"] if o["id"] == out["generation_id"])
+    prompt = langfuse.get(f"/api/public/v2/prompts/linked%2F{tag}")
+    assert (generation["promptName"], generation["promptVersion"]) == (f"linked/{tag}", 1)
+    assert generation["promptId"] == prompt["id"]
+    v2 = langfuse.get("/api/public/v2/observations", traceId=out["trace_id"], fields="core,prompt")
+    assert v2["data"][0]["promptId"] == prompt["id"]
+
+    api = httpx.Client(base_url=str(langfuse.stack.status["api_url"]), timeout=10)
+    reply = api.get(f"/api/v1/acme/llm/prompt-generations/linked/{tag}", params={"version": 1})
+    assert reply.status_code == 200, reply.text
+    page = reply.json()
+    [linked] = page["data"]
+    assert (linked["id"], linked["prompt_version"], linked["total_cost"]) == (
+        out["generation_id"],
+        1,
+        0.25,
+    )
+    assert linked["latency"] is not None
+    assert linked["scores"] == [{"name": "quality", "value": 0.75, "string_value": None}]
+    [usage] = page["versions"]
+    assert (usage["version"], usage["generations"], usage["scores"]) == (1, 1, {"quality": 0.75})

@@ -9,7 +9,6 @@ on the newest version by the registry. A text prompt may embed another text prom
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -25,20 +24,24 @@ __all__ = [
     "CreatePrompt",
     "DeletePrompt",
     "DeletedPrompt",
+    "GenerationScore",
     "GetPrompt",
     "GetPromptVersions",
     "LabelMove",
     "ListPrompts",
     "PlaceholderMessage",
+    "PromptGeneration",
+    "PromptGenerationPage",
+    "PromptGenerations",
     "PromptMeta",
     "PromptMetaPage",
     "PromptType",
     "PromptVersion",
     "PromptVersionList",
+    "PromptVersionUsage",
     "ProtectedLabels",
     "ProtectedLabelsOf",
     "SetPromptLabels",
-    "prompt_version_id",
 ]
 
 LATEST = "latest"
@@ -46,13 +49,6 @@ PRODUCTION = "production"
 PromptType = Literal["text", "chat"]
 
 _LABEL = re.compile(r"^[a-z0-9_\-.]+$")
-_NAMESPACE = uuid.UUID("6d1f3b1e-5a0c-4c8e-9a57-2f5b0e7c9d41")
-
-
-def prompt_version_id(project_id: str, name: str, version: int) -> str:
-    """The id of a prompt version (Langfuse's ``promptId``): derived from what names it, so a
-    generation that links ``promptName``/``promptVersion`` carries it without a lookup."""
-    return str(uuid.uuid5(_NAMESPACE, f"{project_id}\x00{name}\x00{version}"))
 
 
 def _labels(labels: list[str]) -> list[str]:
@@ -242,3 +238,54 @@ class ProtectedLabels(Payload):
 
     project_id: str
     labels: Labels
+
+
+class PromptGenerations(Payload):
+    """The generations that linked a prompt (``promptName``/``promptVersion``), newest first."""
+
+    project_id: str
+    name: str = Field(min_length=1)
+    version: int | None = Field(default=None, ge=1, description="One version; all if none.")
+    page: int = Field(default=1, ge=1)
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+class GenerationScore(Payload):
+    name: str
+    value: float | None = None
+    string_value: str | None = None
+
+
+class PromptGeneration(Payload):
+    """A generation that used the prompt, with its latency, cost and scores."""
+
+    id: str
+    trace_id: str
+    name: str | None = None
+    prompt_version: int
+    model: str | None = None
+    start_time: datetime
+    latency: float | None = Field(default=None, description="Seconds; none while open.")
+    total_cost: float = 0.0
+    scores: list[GenerationScore] = Field(
+        default_factory=list, description="On the generation, or on its trace as a whole."
+    )
+
+
+class PromptVersionUsage(Payload):
+    """What a version's generations measured."""
+
+    version: int
+    generations: int
+    latency_p50: float | None = Field(default=None, description="Seconds.")
+    latency_p99: float | None = Field(default=None, description="Seconds.")
+    total_cost: float = 0.0
+    scores: dict[str, float] = Field(
+        default_factory=dict, description="The mean of each numeric or boolean score."
+    )
+
+
+class PromptGenerationPage(Payload):
+    data: list[PromptGeneration]
+    meta: PageMeta
+    versions: list[PromptVersionUsage] = Field(description="Each version's figures, newest first.")

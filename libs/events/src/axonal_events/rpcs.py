@@ -71,6 +71,8 @@ from axonal_events.prompts import (
     GetPrompt,
     GetPromptVersions,
     ListPrompts,
+    PromptGenerationPage,
+    PromptGenerations,
     PromptMetaPage,
     PromptVersion,
     PromptVersionList,
@@ -218,6 +220,13 @@ class Tracking:
         "tracking", "list_models", ListModels, ModelPage, "LLM model definitions in effect."
     )
     get_model = Rpc("tracking", "get_model", GetModel, ModelDefinition, "One LLM model.")
+    prompt_generations = Rpc(
+        "tracking",
+        "prompt_generations",
+        PromptGenerations,
+        PromptGenerationPage,
+        "Generations that used a prompt, with latency, cost and scores.",
+    )
     delete_model = Rpc(
         "tracking", "delete_model", DeleteModel, ModelDefinition, "Remove a project's model."
     )

@@ -25,6 +25,7 @@ from axonal_api.routes import (
     llm_v1,
     metrics,
     projects,
+    prompts,
     public_ingest,
     public_models,
     public_prompts,
@@ -97,6 +98,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     for module in (
         metrics,
         tracked,
+        prompts,
         artifacts,
         runs,
         compare,

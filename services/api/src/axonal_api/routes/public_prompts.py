@@ -1,16 +1,15 @@
 """Langfuse-compatible prompt management (``/api/public/v2/prompts``) for the key's project.
 
 Bodies and answers are Langfuse's camelCase shapes; errors are answered the Langfuse way
-(``{"message", "error"}``), a missing prompt as ``LangfuseNotFoundError`` (404), which the
-SDKs read to fall back. Names may hold ``/`` folders: the SDKs send them URL-encoded, and the
-path converter takes the decoded name whole.
+(``{"message", "error"}``, see ``axonal_api.errors.LANGFUSE_SHAPED``), a missing prompt as
+``LangfuseNotFoundError`` (404), on which the SDKs fall back. Names may hold ``/`` folders:
+the SDKs send them URL-encoded, and the path converter takes the decoded name whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -19,8 +18,6 @@ from pydantic.alias_generators import to_camel
 from axonal_api.deps import GatewayDep
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import Camel, Paged, PageInfo
-from axonal_bus.errors import RemoteError
-from axonal_events import ErrorCode
 from axonal_events.api_keys import KeyProject
 from axonal_events.prompts import (
     PRODUCTION,
@@ -38,28 +35,6 @@ from axonal_traces.values import error_reason
 __all__ = ["LangfusePrompt", "router"]
 
 router = APIRouter(prefix="/api/public/v2/prompts", tags=["prompts"], responses=READ_RESPONSES)
-
-T = TypeVar("T")
-
-_ERRORS = {
-    ErrorCode.NOT_FOUND: "LangfuseNotFoundError",
-    ErrorCode.INVALID: "InvalidRequestError",
-    ErrorCode.CONFLICT: "LangfuseConflictError",
-    ErrorCode.FORBIDDEN: "ForbiddenError",
-}
-
-
-async def _answer(call: Awaitable[T]) -> T:
-    """The reply, or the service's refusal as Langfuse answers it."""
-    try:
-        return await call
-    except RemoteError as exc:
-        if exc.code not in _ERRORS:
-            raise
-        status = {ErrorCode.NOT_FOUND: 404, ErrorCode.CONFLICT: 409, ErrorCode.FORBIDDEN: 403}
-        raise PublicError(
-            status.get(exc.code, 400), exc.remote_message, _ERRORS[exc.code]
-        ) from None
 
 
 def _invalid(exc: ValidationError) -> PublicError:
@@ -153,7 +128,7 @@ async def create_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await _answer(gw.call(Registry.create_prompt, request)))
+    return LangfusePrompt.of(await gw.call(Registry.create_prompt, request))
 
 
 @router.get("", summary="Prompt names with their versions and labels, filtered")
@@ -199,7 +174,7 @@ async def update_labels(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await _answer(gw.call(Registry.set_prompt_labels, request)))
+    return LangfusePrompt.of(await gw.call(Registry.set_prompt_labels, request))
 
 
 @router.get("/{prompt_name:path}", summary="A version by number or label (production)")
@@ -217,7 +192,7 @@ async def get_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await _answer(gw.call(Registry.get_prompt, request)))
+    return LangfusePrompt.of(await gw.call(Registry.get_prompt, request))
 
 
 @router.delete("/{prompt_name:path}", status_code=204, summary="Delete versions of a prompt")
@@ -238,5 +213,5 @@ async def delete_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    await _answer(gw.call(Registry.delete_prompt, request))
+    await gw.call(Registry.delete_prompt, request)
     return Response(status_code=204)

@@ -10,6 +10,7 @@ from axonal_bus.errors import Invalid, NotFound
 from axonal_db import Connection
 from axonal_events.base import EventData
 from axonal_events.catalog import PromptLabelsChanged, PromptVersionCreated
+from axonal_events.ids import prompt_version_id
 from axonal_events.prompts import (
     LATEST,
     CreatePrompt,
@@ -18,7 +19,6 @@ from axonal_events.prompts import (
     LabelMove,
     PromptVersion,
     SetPromptLabels,
-    prompt_version_id,
 )
 from axonal_registry.domain.composition import embeds, references
 from axonal_registry.domain.labels import after_delete, moves_to
