@@ -4,9 +4,17 @@ prompt is missing, a composed prompt resolved; bad requests refused naming the f
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import httpx
+import nats
+
+from axonal_bus import rpc
+from axonal_events import Subjects
+from axonal_events.prompts import SetPromptLabels
+from axonal_events.rpcs import Registry
+from axonal_testing.waiting import wait_for_sync
 
 from .conftest import LangfuseServer
 
@@ -196,3 +204,39 @@ def test_generations_that_linked_a_prompt_show_it(langfuse: LangfuseServer):
     assert linked["scores"] == [{"name": "quality", "value": 0.75, "string_value": None}]
     [usage] = page["versions"]
     assert (usage["version"], usage["generations"], usage["scores"]) == (1, 1, {"quality": 0.75})
+
+
+def test_a_write_through_another_api_reaches_the_kept_reads_by_event(langfuse: LangfuseServer):
+    """A label moved over the bus (as another api replica would) shows in this api's reads
+    once the registry's event arrives, though the read before it was kept."""
+    tag = uuid.uuid4().hex[:8]
+    http = langfuse.http
+    for text in ("one", "two"):
+        reply = http.post(
+            "/api/public/v2/prompts", json={"name": f"kept-{tag}", "prompt": text, "labels": []}
+        )
+        assert reply.status_code == 201, reply.text
+    first = http.get(f"/api/public/v2/prompts/kept-{tag}", params={"label": "latest"})
+    assert first.json()["labels"] == ["latest"]
+    project_id = first.json()["projectId"]
+
+    async def move() -> None:
+        nc = await nats.connect(langfuse.stack.nats_url)
+        try:
+            request = SetPromptLabels(
+                project_id=project_id, name=f"kept-{tag}", version=2, new_labels=["staging"]
+            )
+            await rpc.call(nc, Subjects(), Registry.set_prompt_labels, request)
+        finally:
+            await nc.close()
+
+    asyncio.run(move())
+
+    def moved() -> list[str] | None:
+        found = http.get(f"/api/public/v2/prompts/kept-{tag}", params={"label": "latest"})
+        labels: list[str] = found.json()["labels"]
+        return labels if "staging" in labels else None
+
+    assert wait_for_sync(
+        moved, timeout=5, message="label seen"
+    )  # under the 10 s expiry == ["latest", "staging"]

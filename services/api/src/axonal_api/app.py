@@ -12,6 +12,7 @@ from axonal_api import VERSION
 from axonal_api.deps import authorize
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
+from axonal_api.prompt_cache import PromptCache
 from axonal_api.routes import (
     alerts,
     api_keys,
@@ -67,6 +68,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
             timeout=settings.api_rpc_timeout,
             apply_wait=settings.api_apply_wait,
         )
+        await app.state.prompt_cache.watch(nc, settings.subjects)
         log.info(
             "api.started",
             nats=settings.nats_url,
@@ -88,6 +90,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     )
     app.state.settings = settings
     app.state.gateway = None
+    app.state.prompt_cache = PromptCache()
     install_error_handlers(app)
     app.include_router(health.router)
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field, ValidationError
 
-from axonal_api.deps import GatewayDep
+from axonal_api.deps import GatewayDep, PromptCacheDep
 from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_api.routes.traces_v1 import project_id_of
@@ -86,20 +86,28 @@ async def list_prompts(
 
 @router.post("/prompts", status_code=201, summary="Create the next version of a prompt")
 async def create_prompt(
-    gw: GatewayDep, owner: Owner, project: Project, terms: PromptTerms
+    gw: GatewayDep, cache: PromptCacheDep, owner: Owner, project: Project, terms: PromptTerms
 ) -> PromptVersion:
     project_id = await project_id_of(gw, owner, project)
     request = _valid(
         CreatePrompt, project_id=project_id, project=f"{owner}/{project}", **terms.model_dump()
     )
-    return await gw.call(Registry.create_prompt, request)
+    created = await gw.call(Registry.create_prompt, request)
+    cache.drop(project_id)
+    return created
 
 
 @router.patch(
     "/prompts/{name:path}/versions/{version}", summary="Put labels on a version of a prompt"
 )
 async def set_labels(
-    gw: GatewayDep, owner: Owner, project: Project, name: str, version: int, body: NewLabels
+    gw: GatewayDep,
+    cache: PromptCacheDep,
+    owner: Owner,
+    project: Project,
+    name: str,
+    version: int,
+    body: NewLabels,
 ) -> PromptVersion:
     project_id = await project_id_of(gw, owner, project)
     request = _valid(
@@ -110,7 +118,9 @@ async def set_labels(
         version=version,
         new_labels=body.labels,
     )
-    return await gw.call(Registry.set_prompt_labels, request)
+    updated = await gw.call(Registry.set_prompt_labels, request)
+    cache.drop(project_id)
+    return updated
 
 
 @router.get("/prompts/{name:path}", summary="A version by number or label (production)")

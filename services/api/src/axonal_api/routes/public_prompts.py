@@ -11,11 +11,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import msgspec
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from axonal_api.deps import GatewayDep
+from axonal_api.deps import GatewayDep, PromptCacheDep
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import Camel, Paged, PageInfo
 from axonal_events.api_keys import KeyProject
@@ -111,7 +112,7 @@ def _project(key: KeyProject) -> str:
 
 @router.post("", status_code=201, summary="Create the next version of a prompt")
 async def create_prompt(
-    gw: GatewayDep, project: KeyProjectDep, body: CreatePromptBody
+    gw: GatewayDep, cache: PromptCacheDep, project: KeyProjectDep, body: CreatePromptBody
 ) -> LangfusePrompt:
     try:
         request = CreatePrompt(
@@ -128,7 +129,9 @@ async def create_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await gw.call(Registry.create_prompt, request))
+    created = await gw.call(Registry.create_prompt, request)
+    cache.drop(project.id)
+    return LangfusePrompt.of(created)
 
 
 @router.get("", summary="Prompt names with their versions and labels, filtered")
@@ -162,7 +165,12 @@ async def list_prompts(
 
 @router.patch("/{prompt_name:path}/versions/{version}", summary="Add labels to a version")
 async def update_labels(
-    gw: GatewayDep, project: KeyProjectDep, prompt_name: str, version: int, body: UpdateLabelsBody
+    gw: GatewayDep,
+    cache: PromptCacheDep,
+    project: KeyProjectDep,
+    prompt_name: str,
+    version: int,
+    body: UpdateLabelsBody,
 ) -> LangfusePrompt:
     try:
         request = SetPromptLabels(
@@ -174,30 +182,65 @@ async def update_labels(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await gw.call(Registry.set_prompt_labels, request))
+    updated = await gw.call(Registry.set_prompt_labels, request)
+    cache.drop(project.id)
+    return LangfusePrompt.of(updated)
 
 
-@router.get("/{prompt_name:path}", summary="A version by number or label (production)")
+_CAMEL = {
+    "project_id": "projectId",
+    "commit_message": "commitMessage",
+    "created_by": "createdBy",
+    "created_at": "createdAt",
+    "updated_at": "updatedAt",
+    "resolution_graph": "resolutionGraph",
+}
+
+
+def _as_langfuse(raw: bytes) -> bytes:
+    """The registry's JSON of a version as Langfuse's ``Prompt`` (:class:`LangfusePrompt`),
+    renamed without building models: this read sits on applications' request path."""
+    found = msgspec.json.decode(raw)
+    body = {_CAMEL.get(key, key): value for key, value in found.items()}
+    body["createdBy"] = body["createdBy"] or "API"
+    body["isActive"] = PRODUCTION in body["labels"]
+    return msgspec.json.encode(body)
+
+
+@router.get(
+    "/{prompt_name:path}",
+    response_model=LangfusePrompt,
+    summary="A version by number or label (production)",
+)
 async def get_prompt(
     gw: GatewayDep,
+    cache: PromptCacheDep,
     project: KeyProjectDep,
     prompt_name: str,
     version: int | None = None,
     label: str | None = None,
     resolve: bool = True,
-) -> LangfusePrompt:
+) -> Response:
+    key = f"{prompt_name}\x00{version}\x00{label}\x00{resolve}"
+    kept = cache.get(project.id, key)
+    if kept is not None:
+        return Response(kept, media_type="application/json")
     try:
         request = GetPrompt(
             project_id=project.id, name=prompt_name, version=version, label=label, resolve=resolve
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    return LangfusePrompt.of(await gw.call(Registry.get_prompt, request))
+    epoch = cache.epoch(project.id)
+    body = _as_langfuse(await gw.call_json(Registry.get_prompt, request))
+    cache.put(project.id, key, body, epoch)
+    return Response(body, media_type="application/json")
 
 
 @router.delete("/{prompt_name:path}", status_code=204, summary="Delete versions of a prompt")
 async def delete_prompt(
     gw: GatewayDep,
+    cache: PromptCacheDep,
     project: KeyProjectDep,
     prompt_name: str,
     version: int | None = None,
@@ -214,4 +257,5 @@ async def delete_prompt(
     except ValidationError as exc:
         raise _invalid(exc) from None
     await gw.call(Registry.delete_prompt, request)
+    cache.drop(project.id)
     return Response(status_code=204)
