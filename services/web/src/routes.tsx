@@ -5,11 +5,12 @@ import { RouteError } from "./components/RouteError";
 import { page } from "./lib/lazy";
 import { compareRoutes } from "./pages/compare/routes";
 import { eventsRoutes } from "./pages/events/routes";
+import { promptsRoutes } from "./pages/prompts/routes";
 import { runsRoutes } from "./pages/runs/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...compareRoutes, ...tracesRoutes, ...eventsRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...compareRoutes, ...tracesRoutes, ...promptsRoutes, ...eventsRoutes];
 
 export const routes: RouteObject[] = [
   {
