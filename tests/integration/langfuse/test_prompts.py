@@ -240,3 +240,28 @@ def test_a_write_through_another_api_reaches_the_kept_reads_by_event(langfuse: L
     assert wait_for_sync(
         moved, timeout=5, message="label seen"
     )  # under the 10 s expiry == ["latest", "staging"]
+
+
+def test_protected_labels_and_the_axonal_prompt_routes(langfuse: LangfuseServer):
+    api = httpx.Client(base_url=str(langfuse.stack.status["api_url"]), timeout=10)
+    with api:
+        path = "/api/v1/acme/llm/prompt-protected-labels"
+        stored = api.put(path, json={"labels": ["production", "staging"]})
+        assert stored.json() == {"labels": ["production", "staging"]}
+        assert api.get(path).json() == {"labels": ["production", "staging"]}
+        bad = api.put(path, json={"labels": ["Prod"]})
+        assert bad.status_code == 400
+        assert bad.json()["message"].startswith("labels: ")
+
+        tag = uuid.uuid4().hex[:8]
+        made = api.post("/api/v1/acme/llm/prompts", json={"name": f"cli/{tag}", "prompt": "x"})
+        assert made.status_code == 201, made.text
+        moved = api.patch(
+            f"/api/v1/acme/llm/prompts/cli/{tag}/versions/1", json={"labels": ["production"]}
+        )
+        assert moved.json()["labels"] == ["latest", "production"]
+        versions = api.get(f"/api/v1/acme/llm/prompt-versions/cli/{tag}").json()["versions"]
+        assert [v["version"] for v in versions] == [1]
+        missing = api.get(f"/api/v1/acme/llm/prompts/cli/{tag}", params={"label": "nope"})
+        assert missing.status_code == 404
+        assert missing.json()["code"] == "not_found"

@@ -158,3 +158,22 @@ async def test_protected_labels_are_stored_per_project(call):
     assert stored.labels == ["production", "staging"]
     other = await call(Registry.protected_labels, ProtectedLabelsOf(project_id="other"))
     assert other.labels == []
+
+
+async def test_a_cycle_made_by_moving_labels_is_named_on_read(call):
+    await create(call, "a", "plain a", labels=["production"])
+    await create(call, "c", "plain c", labels=["prod2"])
+    await create(call, "c", "c sees @@@langfusePrompt:name=a|label=production@@@")
+    await create(call, "a", "a sees @@@langfusePrompt:name=c|label=prod2@@@")
+    assert (await get(call, "a", version=2)).prompt == "a sees plain c"
+    for name, version, label in (("c", 2, "prod2"), ("a", 2, "production")):
+        await call(
+            Registry.set_prompt_labels,
+            SetPromptLabels(project_id=P, name=name, version=version, new_labels=[label]),
+        )
+    with pytest.raises(
+        RemoteError, match=r"prompt: prompt composition has a cycle: a v2 -> c v2 -> a v2"
+    ) as raised:
+        await get(call, "a")
+    assert raised.value.code is ErrorCode.INVALID
+    assert (await get(call, "a", resolve=False)).prompt.startswith("a sees @@@")
