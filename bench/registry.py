@@ -55,9 +55,9 @@ async def setup(api_url: str) -> tuple[str, str]:
 async def clients(api_url: str, path: str, auth: tuple[str, str] | None) -> list[float]:
     """Seconds of each request of ``CLIENTS`` clients sending ``PER_CLIENT`` each (aiohttp:
     a lighter client than httpx, so the figures are the server's more than the client's)."""
-    basic = aiohttp.BasicAuth(*auth) if auth else None
+    headers = {"Authorization": aiohttp.encode_basic_auth(*auth)} if auth else {}
     connector = aiohttp.TCPConnector(limit=CLIENTS)
-    async with aiohttp.ClientSession(api_url, connector=connector, auth=basic) as http:
+    async with aiohttp.ClientSession(api_url, connector=connector, headers=headers) as http:
 
         async def one_client() -> list[float]:
             times = []
