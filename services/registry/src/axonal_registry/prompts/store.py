@@ -114,6 +114,8 @@ async def apply_moves(
 ) -> None:
     """Put each moved label on its new version (or remove it); touch the versions changed."""
     moves = list(moves)
+    if not moves:
+        return
     gone = [m.label for m in moves if m.to_version is None]
     placed = [m for m in moves if m.to_version is not None]
     await conn.execute(
