@@ -49,6 +49,9 @@ def test_get_shows_a_chat_prompt_and_its_placeholder(fake_api: FakeApi):
     assert "support/greet v2" in shown.output
     assert "system: You help {{user}}." in shown.output
     assert "{{history}} (placeholder)" in shown.output
+    missing = invoke("prompts", "get", "nope")
+    assert missing.exit_code == 1
+    assert "axonal prompts ls" in missing.output
     both = invoke("prompts", "get", "support/greet", "--label", "x", "--version", "1")
     assert both.exit_code == 2
     assert "give --version or --label, not both" in both.output

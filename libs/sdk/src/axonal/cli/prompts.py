@@ -8,6 +8,8 @@ the same prompts at ``/api/public/v2/prompts``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +31,19 @@ app = typer.Typer(
 )
 
 Name = Annotated[str, typer.Argument(help="The prompt's name (may hold / folders).")]
+
+
+@contextmanager
+def _about_prompts() -> Iterator[None]:
+    """A missing prompt, version or label is answered with where to look."""
+    from axonal.api_client import ApiError  # noqa: PLC0415
+
+    try:
+        yield
+    except ApiError as exc:
+        if exc.code == "not_found":
+            exc.hint = "see the prompts with `axonal prompts ls` (and -p owner/project)"
+        raise
 
 
 def _labels(labels: list[str]) -> str:
@@ -116,7 +131,7 @@ def get(
         params["version"] = version
     if label is not None:
         params["label"] = label
-    with api(api_url) as client:
+    with api(api_url) as client, _about_prompts():
         found = client.get(path, PromptVersion, params=params)
     if as_json:
         print_json(found)
@@ -204,7 +219,7 @@ def label(
     from axonal_events.prompts import PromptVersion  # noqa: PLC0415
 
     path = guarded(lambda: project_path(project, "prompts", name, "versions", str(version)))
-    with api(api_url) as client:
+    with api(api_url) as client, _about_prompts():
         updated = client.patch(path, PromptVersion, json={"labels": labels})
     if as_json:
         print_json(updated)
