@@ -177,3 +177,27 @@ async def test_a_cycle_made_by_moving_labels_is_named_on_read(call):
         await get(call, "a")
     assert raised.value.code is ErrorCode.INVALID
     assert (await get(call, "a", resolve=False)).prompt.startswith("a sees @@@")
+
+
+async def test_the_list_filters_and_pages_as_langfuse_does(call):
+    await create(call, "a", "a1", tags=["x"])
+    await create(call, "a", "a2", labels=["production"], config={"v": 2})
+    await create(call, "b", "b1", tags=["y"])
+    await create(call, "c", "c1", tags=["x", "y"])
+
+    async def names(**fields: Any) -> list[str]:
+        found = await call(Registry.list_prompts, ListPrompts(project_id=P, **fields))
+        return [m.name for m in found.data]
+
+    assert await names(tag="x") == ["a", "c"]  # a's tags are kept from its first version
+    assert await names(label="production") == ["a"]
+    assert await names(version=2) == ["a"]
+    first = await call(Registry.list_prompts, ListPrompts(project_id=P, limit=2))
+    assert [m.name for m in first.data] == ["a", "b"]
+    assert (first.meta.total_items, first.meta.total_pages) == (3, 2)
+    assert first.data[0].versions == [1, 2]
+    assert first.data[0].last_config == {"v": 2}
+    assert await names(page=2, limit=2) == ["c"]
+    later = first.data[0].last_updated_at
+    assert await names(from_updated_at=later, name="a") == ["a"]
+    assert await names(to_updated_at=later, name="a") == []
