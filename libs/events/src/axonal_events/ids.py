@@ -1,4 +1,5 @@
-"""UUIDv7 identifiers (RFC 9562): time-ordered, unique across processes."""
+"""UUIDv7 identifiers (RFC 9562): time-ordered, unique across processes; and the derived id
+of a prompt version."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import threading
 import time
 import uuid
 
-__all__ = ["uuid7"]
+__all__ = ["prompt_version_id", "uuid7"]
 
+_PROMPTS = uuid.UUID("6d1f3b1e-5a0c-4c8e-9a57-2f5b0e7c9d41")
 _lock = threading.Lock()
 _last_ms = 0
 _counter = 0
@@ -35,3 +37,9 @@ def uuid7() -> uuid.UUID:
     rand = int.from_bytes(os.urandom(8)) & 0x3FFF_FFFF_FFFF_FFFF
     value = (ms << 80) | (0x7 << 76) | (counter << 64) | (0b10 << 62) | rand
     return uuid.UUID(int=value)
+
+
+def prompt_version_id(project_id: str, name: str, version: int) -> str:
+    """The id of a prompt version (Langfuse's ``promptId``): derived from what names it, so a
+    generation that links ``promptName``/``promptVersion`` carries it without a lookup."""
+    return str(uuid.uuid5(_PROMPTS, f"{project_id}\x00{name}\x00{version}"))

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BeforeValidator, Field
 
 from axonal_events.base import Payload
+from axonal_events.ids import prompt_version_id
 from axonal_events.traces import (
     ExperimentLink,
     ObservationLevel,
@@ -252,6 +253,12 @@ class ObservationView(Payload):
     tags: list[str] = Field(default_factory=list)
     trace_release: str | None = None
     trace_public: bool = False
+
+    def linked_prompt_id(self) -> str | None:
+        """Langfuse's ``promptId``: the id of the prompt version the generation used."""
+        if self.prompt_name is None or self.prompt_version is None:
+            return None
+        return prompt_version_id(self.project_id, self.prompt_name, self.prompt_version)
 
 
 class ScoreTrace(Payload):

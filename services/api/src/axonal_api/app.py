@@ -12,6 +12,7 @@ from axonal_api import VERSION
 from axonal_api.deps import authorize
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
+from axonal_api.prompt_cache import PromptCache
 from axonal_api.routes import (
     alerts,
     api_keys,
@@ -28,8 +29,10 @@ from axonal_api.routes import (
     metrics,
     models,
     projects,
+    prompts,
     public_ingest,
     public_models,
+    public_prompts,
     public_read,
     runs,
     stream,
@@ -68,6 +71,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
             timeout=settings.api_rpc_timeout,
             apply_wait=settings.api_apply_wait,
         )
+        await app.state.prompt_cache.watch(nc, settings.subjects)
         log.info(
             "api.started",
             nats=settings.nats_url,
@@ -89,15 +93,18 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     )
     app.state.settings = settings
     app.state.gateway = None
+    app.state.prompt_cache = PromptCache()
     install_error_handlers(app)
     app.include_router(health.router)
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
+    app.include_router(public_prompts.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
         tracked,
+        prompts,
         artifacts,
         runs,
         compare,

@@ -10,15 +10,18 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
+from axonal_api.prompt_cache import PromptCache
 from axonal_api.settings import ApiSettings
 from axonal_bus.run_tokens import InvalidRunToken, RunClaims, verify_run_token
 
-__all__ = ["GatewayDep", "authorize", "gateway"]
+__all__ = ["GatewayDep", "PromptCacheDep", "authorize", "gateway", "prompt_cache"]
 
 _bearer = HTTPBearer(auto_error=False, description="`AXONAL_API_TOKEN`, when the api sets one.")
 
 
-def gateway(request: Request) -> Gateway:
+async def gateway(request: Request) -> Gateway:
+    """The NATS gateway (``async``: FastAPI runs a plain function in a worker thread, which
+    costs more than the rest of a cached read)."""
     found: Gateway | None = getattr(request.app.state, "gateway", None)
     if found is None:
         raise ApiError(503, "unavailable", "the api is not connected to NATS yet")
@@ -58,3 +61,11 @@ def _within_project(request: Request, claims: RunClaims) -> None:
 
 
 GatewayDep = Annotated[Gateway, Depends(gateway)]
+
+
+async def prompt_cache(request: Request) -> PromptCache:
+    cache: PromptCache = request.app.state.prompt_cache
+    return cache
+
+
+PromptCacheDep = Annotated[PromptCache, Depends(prompt_cache)]

@@ -12,7 +12,14 @@ from axonal_api.gateway import CommandNotAcknowledged
 from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError
 from axonal_events import ErrorCode
 
-__all__ = ["HTTP_STATUS", "ApiError", "install_error_handlers", "remote_status"]
+__all__ = [
+    "HTTP_STATUS",
+    "LANGFUSE_ERRORS",
+    "LANGFUSE_SHAPED",
+    "ApiError",
+    "install_error_handlers",
+    "remote_status",
+]
 
 log = structlog.get_logger(__name__)
 
@@ -40,6 +47,16 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNAVAILABLE: 503,
 }
 
+#: Paths whose refusals are answered as Langfuse answers them (``{"message", "error"}``),
+#: with the error names its SDKs know.
+LANGFUSE_SHAPED = ("/api/public/v2/prompts",)
+LANGFUSE_ERRORS: dict[ErrorCode, str] = {
+    ErrorCode.INVALID: "InvalidRequestError",
+    ErrorCode.FORBIDDEN: "ForbiddenError",
+    ErrorCode.NOT_FOUND: "LangfuseNotFoundError",
+    ErrorCode.CONFLICT: "LangfuseConflictError",
+}
+
 
 def remote_status(exc: RemoteError) -> int:
     """The HTTP status of a service's error reply: by its code, never its message."""
@@ -63,8 +80,12 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(_body(exc.code, exc.message, exc.details), status_code=exc.status)
 
     @app.exception_handler(RemoteError)
-    async def remote_error(_: Request, exc: RemoteError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.remote_message), status_code=remote_status(exc))
+    async def remote_error(request: Request, exc: RemoteError) -> JSONResponse:
+        message, status = exc.remote_message, remote_status(exc)
+        if request.url.path.startswith(LANGFUSE_SHAPED) and exc.code in LANGFUSE_ERRORS:
+            body = {"message": message, "error": LANGFUSE_ERRORS[exc.code]}
+            return JSONResponse(body, status_code=status)
+        return JSONResponse(_body(exc.code, message), status_code=status)
 
     @app.exception_handler(RpcTimeoutError)
     @app.exception_handler(NoRespondersError)

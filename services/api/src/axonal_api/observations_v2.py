@@ -194,6 +194,7 @@ class LangfuseObservationV2(Camel):
             "release": view.trace_release if view.trace_release is not None else view.release,
             "internal_model_id": view.model_id,
             "usage_pricing_tier_name": view.pricing_tier,
+            "prompt_id": view.linked_prompt_id(),
         }
         if "model" in groups:  # Langfuse looks the model up only then
             prices = view.model_prices

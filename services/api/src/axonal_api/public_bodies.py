@@ -160,6 +160,7 @@ class LangfuseObservation(Camel):
                 total=usage.get("total", 0),
             ),
             model_id=view.model_id,
+            prompt_id=view.linked_prompt_id(),
             input_price=view.model_prices.get("input"),
             output_price=view.model_prices.get("output"),
             total_price=view.model_prices.get("total"),

@@ -13,6 +13,7 @@ from axonal_registry.hub import seeding as hub_seeding
 from axonal_registry.lineage import handlers as lineage_handlers
 from axonal_registry.lineage import rpc as lineage_rpc
 from axonal_registry.models import rpc as models_rpc
+from axonal_registry.prompts import rpc as prompts_rpc
 from axonal_registry.settings import RegistrySettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -32,4 +33,5 @@ def build_app(settings: RegistrySettings) -> FastStream:
     lineage_handlers.register(ctx)
     hub_rpc.register(ctx)
     hub_seeding.register(ctx)
+    prompts_rpc.register(ctx)
     return ctx.application()

@@ -12,6 +12,7 @@ export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "sessions", label: "Sessions", group: "LLM" },
   { path: "users", label: "Users", group: "LLM" },
   { path: "scores", label: "Scores", group: "LLM" },
+  { path: "prompts", label: "Prompts", group: "LLM" },
   { path: "webhooks", label: "Webhooks", group: "Events" },
   { path: "connections", label: "Connections", group: "Events" },
   { path: "automations", label: "Automations", group: "Events" },

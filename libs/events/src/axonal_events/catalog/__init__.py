@@ -19,6 +19,7 @@ from axonal_events.catalog.models import (
     ModelVersionPromoted,
 )
 from axonal_events.catalog.project import ProjectCreated
+from axonal_events.catalog.prompts import PromptLabelsChanged, PromptVersionCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
 from axonal_events.catalog.traces import TraceIngested
@@ -41,6 +42,8 @@ __all__ = [
     "NotificationDelivered",
     "NotificationFailed",
     "ProjectCreated",
+    "PromptLabelsChanged",
+    "PromptVersionCreated",
     "RunDone",
     "RunStatus",
     "RunStatusChanged",
@@ -68,5 +71,7 @@ for _model in (
     ModelVersionPromoted,
     ModelVersionArchived,
     HubComponentPushed,
+    PromptVersionCreated,
+    PromptLabelsChanged,
 ):
     CATALOG.register(_model)

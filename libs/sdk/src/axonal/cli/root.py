@@ -64,6 +64,9 @@ COMMANDS: dict[str, Lazy] = {
     "llm-models": Lazy(
         "axonal.cli.llm_models", "Model definitions that price LLM generations.", LLM
     ),
+    "prompts": Lazy(
+        "axonal.cli.prompts", "Prompts: versions of text and chat templates, with labels.", LLM
+    ),
     "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP exporters).", LLM),
 }
 

@@ -6,6 +6,7 @@ from contextlib import AbstractAsyncContextManager
 
 from axonal_bus.errors import Invalid, NotFound
 from axonal_db import Connection, transaction
+from axonal_events.prompts import PromptGenerationPage, PromptGenerations
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetObservation,
@@ -27,7 +28,7 @@ from axonal_events.trace_reads import (
 )
 from axonal_tracking.context import Context
 from axonal_tracking.domain.cursors import InvalidCursor
-from axonal_tracking.traces import queries, score_queries
+from axonal_tracking.traces import prompt_usage, queries, score_queries
 
 __all__ = [
     "get_observation",
@@ -38,6 +39,7 @@ __all__ = [
     "list_sessions",
     "list_traces",
     "list_users",
+    "prompt_generations",
     "register",
 ]
 
@@ -112,6 +114,13 @@ async def list_users(ctx: Context, request: ListUsers) -> UserPage:
     return UserPage(data=data, meta=meta)
 
 
+async def prompt_generations(ctx: Context, request: PromptGenerations) -> PromptGenerationPage:
+    async with _snapshot(ctx) as conn:
+        data, meta = await prompt_usage.generations(conn, request)
+        versions = await prompt_usage.usage(conn, request)
+    return PromptGenerationPage(data=data, meta=meta, versions=versions)
+
+
 def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_traces, list_traces)
     ctx.serve(Tracking.get_trace, get_trace)
@@ -121,3 +130,4 @@ def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_sessions, list_sessions)
     ctx.serve(Tracking.get_session, get_session)
     ctx.serve(Tracking.list_users, list_users)
+    ctx.serve(Tracking.prompt_generations, prompt_generations)
