@@ -69,7 +69,7 @@ def state(server_url: str, services: list[str]) -> StackState:
         nats_url=server_url,
         database_url=f"postgresql://postgres@127.0.0.1:{free_port()}/axonal",
         services={
-            name: ServiceState(module=f"axonal_{name}", process=ProcessRef(pid=1, created=0))
+            name: ServiceState(module=f"axonal_{name}", process=ProcessRef(pid=1, started=0))
             for name in services
         },
     )

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
+import asyncpg
 import pytest
 
 from axonal_bus.errors import Invalid, NotFound, Retryable
@@ -103,3 +104,23 @@ async def test_an_unknown_model_is_not_found(method):
     with pytest.raises(NotFound, match="model x does not exist") as missing:
         await method(context(), request)
     assert missing.value.code is ErrorCode.NOT_FOUND
+
+
+async def test_a_repeated_batch_reopens_no_summary(monkeypatch):
+    async def copy_points(conn, batch):
+        raise asyncpg.UniqueViolationError("stored already")
+
+    async def insert_new_points(conn, batch):
+        return 0
+
+    async def evaluate(ctx, conn, run, batch):
+        return None
+
+    monkeypatch.setattr(ingest.store, "copy_points", copy_points)
+    monkeypatch.setattr(ingest.store, "insert_new_points", insert_new_points)
+    monkeypatch.setattr(ingest, "evaluate", evaluate)
+    db = Database()
+    ctx = context(db)
+    ctx.known_runs.remember(KnownRun(RUN, "acme/demo", []))
+    await ingest.store_batch(ctx, metric_batch())
+    assert db.queries == []

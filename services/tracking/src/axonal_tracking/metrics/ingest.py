@@ -24,7 +24,8 @@ from axonal_tracking.metrics import rollups, store
 
 __all__ = ["store_batch"]
 
-Insert = Callable[[Connection, Batch], Awaitable[object]]
+#: Stores a batch's points; how many were new, or ``None`` when all of them were.
+Insert = Callable[[Connection, Batch], Awaitable[int | None]]
 
 
 async def store_batch(ctx: Context, batch: Batch) -> None:
@@ -45,6 +46,6 @@ async def _store(ctx: Context, conn: Connection, batch: Batch, insert: Insert) -
         if run is None:
             raise Retryable(f"unknown run {batch.run_uuid}")
         ctx.known_runs.remember(run)
-    await insert(conn, batch)
-    await rollups.reopen(conn, batch)
+    if await insert(conn, batch) != 0:  # a repeated batch adds nothing to reopen
+        await rollups.reopen(conn, batch)
     await evaluate(ctx, conn, run, batch)
