@@ -96,10 +96,12 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     app.state.prompt_cache = PromptCache()
     install_error_handlers(app)
     app.include_router(health.router)
+    # prompt reads first: applications fetch prompts on their own request path, and routes
+    # are matched in order
+    app.include_router(public_prompts.router)
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
-    app.include_router(public_prompts.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,

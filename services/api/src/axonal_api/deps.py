@@ -14,21 +14,29 @@ from axonal_api.prompt_cache import PromptCache
 from axonal_api.settings import ApiSettings
 from axonal_bus.run_tokens import InvalidRunToken, RunClaims, verify_run_token
 
-__all__ = ["GatewayDep", "PromptCacheDep", "authorize", "gateway", "prompt_cache"]
+__all__ = ["GatewayDep", "PromptCacheDep", "authorize", "gateway", "gateway_of", "prompt_cache"]
 
 _bearer = HTTPBearer(auto_error=False, description="`AXONAL_API_TOKEN`, when the api sets one.")
 
 
-async def gateway(request: Request) -> Gateway:
-    """The NATS gateway (``async``: FastAPI runs a plain function in a worker thread, which
-    costs more than the rest of a cached read)."""
+def gateway_of(request: Request) -> Gateway:
+    """The NATS gateway; 503 while the api is not connected."""
     found: Gateway | None = getattr(request.app.state, "gateway", None)
     if found is None:
         raise ApiError(503, "unavailable", "the api is not connected to NATS yet")
     return found
 
 
-def authorize(
+# Dependencies are ``async``: FastAPI runs a plain function in a worker thread, which costs
+# more than what these do.
+
+
+async def gateway(request: Request) -> Gateway:
+    """The NATS gateway, as a dependency."""
+    return gateway_of(request)
+
+
+async def authorize(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from axonal_api.bodies import ErrorBody
-from axonal_api.deps import GatewayDep
+from axonal_api.deps import gateway_of
 from axonal_bus.errors import RemoteError
 from axonal_events.api_keys import KeyProject, VerifyApiKeyRequest
 from axonal_events.rpcs import Identity
@@ -99,7 +99,7 @@ def _credentials(header: str) -> tuple[str, str]:
     return public_key, secret_key
 
 
-async def key_project(request: Request, gw: GatewayDep) -> KeyProject:
+async def key_project(request: Request) -> KeyProject:
     """The project of the request's API key; 401 (Langfuse-shaped) otherwise."""
     header = request.headers.get("authorization")
     if not header:
@@ -115,7 +115,7 @@ async def key_project(request: Request, gw: GatewayDep) -> KeyProject:
     if hit and hit[0] > time.monotonic():
         return hit[1]
     try:
-        info = await gw.call(
+        info = await gateway_of(request).call(
             Identity.verify_api_key,
             VerifyApiKeyRequest(public_key=public_key[:200], secret_key=secret_key[:200]),
         )

@@ -12,11 +12,12 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from axonal_api.deps import GatewayDep, PromptCacheDep
+from axonal_api.deps import GatewayDep, PromptCacheDep, gateway_of
+from axonal_api.prompt_cache import PromptCache
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import Camel, Paged, PageInfo
 from axonal_events.api_keys import KeyProject
@@ -213,26 +214,28 @@ def _as_langfuse(raw: bytes) -> bytes:
     summary="A version by number or label (production)",
 )
 async def get_prompt(
-    gw: GatewayDep,
-    cache: PromptCacheDep,
+    request: Request,
     project: KeyProjectDep,
     prompt_name: str,
     version: int | None = None,
     label: str | None = None,
     resolve: bool = True,
 ) -> Response:
+    """On applications' request path, so a kept read costs as little as can be: no other
+    dependency than the key's project (the cache and the gateway from the app's state)."""
+    cache: PromptCache = request.app.state.prompt_cache
     key = f"{prompt_name}\x00{version}\x00{label}\x00{resolve}"
     kept = cache.get(project.id, key)
     if kept is not None:
         return Response(kept, media_type="application/json")
     try:
-        request = GetPrompt(
+        asked = GetPrompt(
             project_id=project.id, name=prompt_name, version=version, label=label, resolve=resolve
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
     epoch = cache.epoch(project.id)
-    body = _as_langfuse(await gw.call_json(Registry.get_prompt, request))
+    body = _as_langfuse(await gateway_of(request).call_json(Registry.get_prompt, asked))
     cache.put(project.id, key, body, epoch)
     return Response(body, media_type="application/json")
 
