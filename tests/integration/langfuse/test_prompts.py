@@ -151,6 +151,10 @@ def test_bad_prompt_requests_are_refused_naming_the_field(langfuse: LangfuseServ
     missing = http.get(f"/api/public/v2/prompts/{encoded}", params={"label": "nope"})
     assert missing.status_code == 404
     assert missing.json()["message"] == f"Prompt not found: '{name}' with label 'nope'"
+    for query, field in (({"version": "two"}, "version"), ({"resolve": "maybe"}, "resolve")):
+        refused = http.get(f"/api/public/v2/prompts/{encoded}", params=query)
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["message"].startswith(f"{field}: ")
 
     deleted = http.delete(f"/api/public/v2/prompts/{encoded}")
     assert deleted.status_code == 204

@@ -18,7 +18,7 @@ from pydantic.alias_generators import to_camel
 
 from axonal_api.deps import GatewayDep, PromptCacheDep, gateway_of
 from axonal_api.prompt_cache import PromptCache
-from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
+from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError, key_project
 from axonal_api.public_bodies import Camel, Paged, PageInfo
 from axonal_events.api_keys import KeyProject
 from axonal_events.prompts import (
@@ -208,30 +208,45 @@ def _as_langfuse(raw: bytes) -> bytes:
     return msgspec.json.encode(body)
 
 
+class PromptQuery(BaseModel):
+    """The query of a prompt read (``resolve=false``: the text with its references as written)."""
+
+    version: int | None = None
+    label: str | None = None
+    resolve: bool = True
+
+
+def _query_parameters() -> list[dict[str, Any]]:
+    """The read's parameters for the OpenAPI document (its handler reads them itself)."""
+    schema = PromptQuery.model_json_schema()["properties"]
+    path = {"name": "prompt_name", "in": "path", "required": True, "schema": {"type": "string"}}
+    query = [{"name": name, "in": "query", "schema": schema[name]} for name in schema]
+    return [path, *query]
+
+
 @router.get(
     "/{prompt_name:path}",
     response_model=LangfusePrompt,
     summary="A version by number or label (production)",
+    openapi_extra={"parameters": _query_parameters()},
 )
-async def get_prompt(
-    request: Request,
-    project: KeyProjectDep,
-    prompt_name: str,
-    version: int | None = None,
-    label: str | None = None,
-    resolve: bool = True,
-) -> Response:
-    """On applications' request path, so a kept read costs as little as can be: no other
-    dependency than the key's project (the cache and the gateway from the app's state)."""
+async def get_prompt(request: Request) -> Response:
+    """On applications' request path, so a kept read costs as little as can be: no FastAPI
+    dependency or parameter (each costs more than the rest of the read); the key's project,
+    the query, the cache and the gateway are read here."""
+    project = await key_project(request)
+    name: str = request.path_params["prompt_name"]
+    try:
+        query = PromptQuery.model_validate(request.query_params)
+    except ValidationError as exc:
+        raise _invalid(exc) from None
     cache: PromptCache = request.app.state.prompt_cache
-    key = f"{prompt_name}\x00{version}\x00{label}\x00{resolve}"
+    key = f"{name}\x00{query.version}\x00{query.label}\x00{query.resolve}"
     kept = cache.get(project.id, key)
     if kept is not None:
         return Response(kept, media_type="application/json")
     try:
-        asked = GetPrompt(
-            project_id=project.id, name=prompt_name, version=version, label=label, resolve=resolve
-        )
+        asked = GetPrompt(project_id=project.id, name=name, **query.model_dump())
     except ValidationError as exc:
         raise _invalid(exc) from None
     epoch = cache.epoch(project.id)
