@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from axonal_events.base import Payload
+from axonal_events.catalog.prompts import LabelMove, PromptType
 from axonal_events.trace_reads import PageMeta
 
 __all__ = [
@@ -46,7 +47,6 @@ __all__ = [
 
 LATEST = "latest"
 PRODUCTION = "production"
-PromptType = Literal["text", "chat"]
 
 _LABEL = re.compile(r"^[a-z0-9_\-.]+$")
 
@@ -219,14 +219,6 @@ class DeletePrompt(Payload):
 class DeletedPrompt(Payload):
     name: str
     versions: list[int]
-
-
-class LabelMove(Payload):
-    """A label put on a version, taken from another, or removed."""
-
-    label: str
-    from_version: int | None = Field(description="The version that had it; none if new.")
-    to_version: int | None = Field(description="The version that has it now; none if gone.")
 
 
 class ProtectedLabelsOf(Payload):

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
-from axonal_events.base import EventData
-from axonal_events.prompts import LabelMove, PromptType
+from axonal_events.base import EventData, Payload
 
-__all__ = ["PromptLabelsChanged", "PromptVersionCreated"]
+__all__ = ["LabelMove", "PromptLabelsChanged", "PromptType", "PromptVersionCreated"]
+
+PromptType = Literal["text", "chat"]
+
+
+class LabelMove(Payload):
+    """A label put on a version, taken from another, or removed."""
+
+    label: str
+    from_version: int | None = Field(description="The version that had it; none if new.")
+    to_version: int | None = Field(description="The version that has it now; none if gone.")
 
 
 class PromptVersionCreated(EventData):
