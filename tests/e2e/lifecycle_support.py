@@ -28,9 +28,7 @@ class User:
         self.base = f"/api/v1/{project}/runs"
 
     def cli_json(self, *args: str) -> Any:
-        result = self.stack.cli(*args, "-p", self.project, "--json", timeout=60)
-        assert result.returncode == 0, f"axonal {args}: {result.stdout}\n{result.stderr}"
-        return json.loads(result.stdout)
+        return self.stack.cli_json(*args, "-p", self.project)
 
     def run(self, polyaxonfile: str, *extra: str) -> str:
         """``axonal run -f FILE --json``; the new run's uuid."""

@@ -31,21 +31,14 @@ run:
 """
 
 
-def cli_json(stack: RunningStack, *args: str) -> dict:
-    result = stack.cli(*args, "--json", timeout=60)
-    assert result.returncode == 0, f"axonal {args}: {result.stdout}\n{result.stderr}"
-    found: dict = json.loads(result.stdout)
-    return found
-
-
 def test_a_posted_cloudevent_starts_the_rule_operation_with_a_param_from_its_data(
     stack: RunningStack, tmp_path: Path
 ) -> None:
     project = f"e2e/auto-{uuid.uuid4().hex[:8]}"
     spec = tmp_path / "retrain.yaml"
     spec.write_text(RETRAIN)
-    rule = cli_json(
-        stack, "automations", "create", "retrain", "--external", "--on", "dataset.updated",
+    rule = stack.cli_json(
+        "automations", "create", "retrain", "--external", "--on", "dataset.updated",
         "--source", "/warehouse", "-f", str(spec), "--param-from", "dataset=data.uri",
         "-p", project,
     )  # fmt: skip
@@ -62,7 +55,7 @@ def test_a_posted_cloudevent_starts_the_rule_operation_with_a_param_from_its_dat
         assert posted.status_code == 202, posted.text
 
         def started() -> dict | None:
-            found = cli_json(stack, "automations", "firings", rule["id"], "-p", project)
+            found = stack.cli_json("automations", "firings", rule["id"], "-p", project)
             return found["firings"][0] if found["firings"] else None
 
         firing = wait_for_sync(started, timeout=30, message="the rule fired")

@@ -8,10 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import httpx
 import pytest
 from standardwebhooks import Webhook
 
+from axonal_testing.receiver import Receiver, receiving
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
 
@@ -71,56 +70,24 @@ run:
 """
 
 
-class Receiver(ThreadingHTTPServer):
-    """Notes every POST (headers and raw body) and answers 204."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[dict[str, str], bytes]] = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["content-length"]))
-                server.posts.append((dict(self.headers.items()), body))
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        server = self
-        super().__init__(("127.0.0.1", 0), Handler)
-
-
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with receiving() as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def cli_json(stack: RunningStack, *args: str) -> Any:
-    result = stack.cli(*args, "--json", timeout=60)
-    assert result.returncode == 0, f"axonal {args}: {result.stdout}\n{result.stderr}"
-    return json.loads(result.stdout)
 
 
 def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage(
     stack: RunningStack, receiver: Receiver, tmp_path: Path
 ) -> None:
     project = f"e2e/models-{uuid.uuid4().hex[:8]}"
-    hook = cli_json(
-        stack, "webhooks", "create", f"http://127.0.0.1:{receiver.server_address[1]}/hook",
+    hook = stack.cli_json(
+        "webhooks", "create", receiver.url(),
         "-e", "model.version.promoted", "-p", project,
     )  # fmt: skip
     deploy = tmp_path / "deploy.yaml"
     deploy.write_text(DEPLOY)
-    rule = cli_json(
-        stack, "automations", "create", "deploy", "--on", "model.version.promoted",
+    rule = stack.cli_json(
+        "automations", "create", "deploy", "--on", "model.version.promoted",
         "--where", "data.alias=production", "-f", str(deploy),
         "--param-from", "model=data.model", "--param-from", "version=data.version",
         "-p", project,
@@ -129,17 +96,15 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     train.write_text(TRAIN)
     done = stack.cli("run", "-f", str(train), "-p", project, "--watch", timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
-    [run] = cli_json(stack, "ops", "ls", "-p", project)["runs"]
+    [run] = stack.cli_json("ops", "ls", "-p", project)["runs"]
     assert run["status"] == "succeeded"
 
-    [version] = cli_json(stack, "registry", "models", "versions", "churn", "-p", project)[
-        "versions"
-    ]
+    [version] = stack.cli_json("registry", "models", "versions", "churn", "-p", project)["versions"]
     assert (version["version"], version["run_uuid"]) == (1, run["uuid"])
     assert version["sha256"] == hashlib.sha256(b"churn weights v1").hexdigest()
 
-    promoted = cli_json(
-        stack, "registry", "models", "promote", "churn", "1", "--alias", "production",
+    promoted = stack.cli_json(
+        "registry", "models", "promote", "churn", "1", "--alias", "production",
         "-p", project,
     )  # fmt: skip
     assert (promoted["status"], promoted["version"]["aliases"]) == ("moved", ["production"])
@@ -160,7 +125,7 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
     ]
 
     def fired() -> dict[str, Any] | None:
-        found = cli_json(stack, "automations", "firings", rule["id"], "-p", project)
+        found = stack.cli_json("automations", "firings", rule["id"], "-p", project)
         return found["firings"][0] if found["firings"] else None
 
     firing = wait_for_sync(fired, timeout=60, message="the deploy rule fired")
@@ -208,16 +173,16 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
 def _approve_and_archive(stack: RunningStack, project: str) -> None:
     """A protected alias waits for approval; archiving takes a version's aliases."""
     on = ("-p", project)
-    cli_json(stack, "registry", "models", "protect", "churn", "staging", *on)
-    asked = cli_json(stack, "registry", "models", "promote", "churn", "1", "-a", "staging", *on)
+    stack.cli_json("registry", "models", "protect", "churn", "staging", *on)
+    asked = stack.cli_json("registry", "models", "promote", "churn", "1", "-a", "staging", *on)
     assert (asked["status"], asked["version"]["aliases"]) == ("pending", ["production"])
-    [pending] = cli_json(stack, "registry", "models", "requests", "churn", *on)["requests"]
+    [pending] = stack.cli_json("registry", "models", "requests", "churn", *on)["requests"]
     assert pending["id"] == asked["request"]["id"]
-    approved = cli_json(stack, "registry", "models", "approve", "churn", pending["id"], *on)
+    approved = stack.cli_json("registry", "models", "approve", "churn", pending["id"], *on)
     assert approved["version"]["aliases"] == ["production", "staging"]
-    archived = cli_json(stack, "registry", "models", "archive", "churn", "1", *on)
+    archived = stack.cli_json("registry", "models", "archive", "churn", "1", *on)
     assert (archived["archived"], archived["aliases"]) == (True, [])
-    model = cli_json(stack, "registry", "models", "get", "churn", *on)
+    model = stack.cli_json("registry", "models", "get", "churn", *on)
     assert (model["aliases"], model["protected_aliases"]) == ({}, ["staging"])
 
 

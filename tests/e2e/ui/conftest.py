@@ -15,9 +15,10 @@ import pytest_asyncio
 from playwright.async_api import Browser, Page
 
 from axonal_testing.browser import VIEWPORT
+from axonal_testing.receiver import Receiver, receiving
 from axonal_testing.stack import RunningStack, running_stack
 
-from .seed import Receiver, Seeded, seed
+from .seed import Seeded, seed
 
 API_TOKEN = "ui-tests-token"
 UI_STACK = {
@@ -29,9 +30,8 @@ UI_STACK = {
 
 @pytest.fixture(scope="session")
 def receiver() -> Iterator[Receiver]:
-    found = Receiver()
-    yield found
-    found.close()
+    with receiving(503) as found:  # failing until a test makes it answer
+        yield found
 
 
 @pytest.fixture(scope="session")

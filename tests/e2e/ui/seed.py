@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from axonal_testing.receiver import Receiver
 from axonal_testing.stack import RunningStack, stack_env
 from axonal_testing.waiting import wait_for_sync
 
@@ -27,32 +26,6 @@ AUTOMATED = f"{OWNER}/automated"
 HELLO = HERE.parents[2] / "examples" / "hello.yaml"
 #: A connection to the same receiver, with an alert route of every succeeded run to it.
 CONNECTION = "receiver"
-
-
-class Receiver:
-    """A webhook receiver on loopback that answers ``status`` to every POST."""
-
-    def __init__(self) -> None:
-        self.status = 503
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                self.send_response(receiver.status)
-                self.end_headers()
-                self.wfile.write(b"receiver says %d" % receiver.status)
-
-            def log_message(self, *_: object) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/axonal"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @dataclass(frozen=True)
@@ -72,19 +45,13 @@ class Seeded:
         return f"projects/{OWNER}/{NAME}"
 
 
-def _cli_json(stack: RunningStack, *args: str) -> Any:
-    result = stack.cli(*args, "--json", timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return json.loads(result.stdout)
-
-
 def _run(stack: RunningStack, file: str) -> None:
     done = stack.cli("run", "-f", str(HERE / file), "-p", PROJECT, "--watch", timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _trace(stack: RunningStack) -> str:
-    keys = _cli_json(stack, "keys", "create", "-p", PROJECT, "--note", "ui tests")
+    keys = stack.cli_json("keys", "create", "-p", PROJECT, "--note", "ui tests")
     sent = subprocess.run(
         [sys.executable, str(TRACE_SCRIPT)],
         env=stack_env(stack.home, stack.env) | keys["env"],
@@ -112,8 +79,8 @@ def _automation(stack: RunningStack) -> str:
     """A rule that starts a run when a warehouse says a dataset changed, fired once."""
     created = stack.cli("project", "create", AUTOMATED)
     assert created.returncode == 0, created.stderr
-    rule = _cli_json(
-        stack, "automations", "create", "refresh", "--external", "--on", "dataset.updated",
+    rule = stack.cli_json(
+        "automations", "create", "refresh", "--external", "--on", "dataset.updated",
         "-f", str(HELLO), "-P", "greeting=refreshed", "-p", AUTOMATED,
     )  # fmt: skip
     data = json.dumps({"uri": "s3://warehouse/sales"})
@@ -121,7 +88,7 @@ def _automation(stack: RunningStack) -> str:
     assert sent.returncode == 0, sent.stdout + sent.stderr
 
     def started() -> bool:
-        firings = _cli_json(stack, "automations", "firings", str(rule["id"]), "-p", AUTOMATED)
+        firings = stack.cli_json("automations", "firings", str(rule["id"]), "-p", AUTOMATED)
         return any(f.get("run_uuid") for f in firings["firings"])
 
     wait_for_sync(started, timeout=60, message="the automation started a run")
@@ -132,16 +99,15 @@ def seed(stack: RunningStack, receiver: Receiver) -> Seeded:
     """Send everything; return once it is all stored."""
     created = stack.cli("project", "create", PROJECT)
     assert created.returncode == 0, created.stderr
-    hook = _cli_json(
-        stack, "webhooks", "create", receiver.url, "-e", "run.succeeded", "-p", PROJECT
+    url = receiver.url("/hooks/axonal")
+    hook = stack.cli_json("webhooks", "create", url, "-e", "run.succeeded", "-p", PROJECT)
+    stack.cli_json("connections", "create", CONNECTION, "webhook", "--url", url, "-p", PROJECT)
+    stack.cli_json(
+        "connections", "routes", "create", CONNECTION, "-e", "run.succeeded", "-p", PROJECT
     )
-    _cli_json(stack, "connections", "create", CONNECTION, "webhook", "--url", receiver.url,
-              "-p", PROJECT)  # fmt: skip
-    _cli_json(stack, "connections", "routes", "create", CONNECTION, "-e", "run.succeeded",
-              "-p", PROJECT)  # fmt: skip
     _run(stack, "demo-dag.yaml")
     _run(stack, "demo-sweep.yaml")
-    runs = _cli_json(stack, "ops", "ls", "-p", PROJECT)["runs"]
+    runs = stack.cli_json("ops", "ls", "-p", PROJECT)["runs"]
     dag = next(r for r in runs if r["kind"] == "dag")
     ops = {r["name"]: r for r in runs if r.get("pipeline_uuid") == dag["uuid"]}
     sweep = next(r for r in runs if r["kind"] == "matrix")

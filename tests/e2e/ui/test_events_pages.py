@@ -9,8 +9,9 @@ import pytest
 from playwright.async_api import Page, expect
 
 from axonal_testing.browser import screenshot
+from axonal_testing.receiver import Receiver
 
-from .seed import AUTOMATED, CONNECTION, Receiver, Seeded
+from .seed import AUTOMATED, CONNECTION, Seeded
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -79,6 +79,12 @@ class RunningStack:
     def cli(self, *args: str, timeout: float = _CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
         return axonal_cli(*args, home=self.home, env=self.env, timeout=timeout)
 
+    def cli_json(self, *args: str, timeout: float = 60) -> Any:
+        """``axonal ARGS --json``, which must succeed: its parsed output."""
+        result = self.cli(*args, "--json", timeout=timeout)
+        assert result.returncode == 0, f"axonal {args}: {result.stdout}\n{result.stderr}"
+        return json.loads(result.stdout)
+
     def state(self) -> dict[str, Any]:
         """The supervisor's ``stack.json``."""
         doc: dict[str, Any] = json.loads((self.home / "stack.json").read_text())
