@@ -22,6 +22,7 @@ from axonal_events.catalog.project import ProjectCreated
 from axonal_events.catalog.prompts import PromptLabelsChanged, PromptVersionCreated
 from axonal_events.catalog.registry import Catalog, EventEntry
 from axonal_events.catalog.run import DONE_STATUSES, RunDone, RunStatus, RunStatusChanged
+from axonal_events.catalog.scores import ScoreCreated
 from axonal_events.catalog.traces import TraceIngested
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "RunDone",
     "RunStatus",
     "RunStatusChanged",
+    "ScoreCreated",
     "TraceIngested",
 ]
 
@@ -73,5 +75,6 @@ for _model in (
     HubComponentPushed,
     PromptVersionCreated,
     PromptLabelsChanged,
+    ScoreCreated,
 ):
     CATALOG.register(_model)

@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from axonal_events.rpc import Rpc
+from axonal_events.rpcs.evaluation import Evaluation
 from axonal_events.rpcs.identity import Identity
 from axonal_events.rpcs.notifications import Notifications
 from axonal_events.rpcs.registry import Registry
 from axonal_events.rpcs.scheduler import Scheduler
 from axonal_events.rpcs.tracking import Tracking
 
-__all__ = ["ALL_RPCS", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
+__all__ = ["ALL_RPCS", "Evaluation", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
 
 
 def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
@@ -28,4 +29,4 @@ def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
 
 
 #: Every RPC of the platform, in declaration order.
-ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry)
+ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry, Evaluation)

@@ -18,11 +18,11 @@ import msgspec
 from pydantic import ValidationError
 
 from axonal_bus.errors import Permanent
-from axonal_events.traces import TraceBatch
+from axonal_events.traces import ScoreRecord, TraceBatch
 from axonal_traces import wire
 from axonal_traces.values import error_reason
 
-__all__ = ["KINDS", "ReceivedBatch", "ReceivedRecord", "decode_trace_batch"]
+__all__ = ["KINDS", "ReceivedBatch", "ReceivedRecord", "decode_trace_batch", "scores_batch"]
 
 KINDS = ("traces", "observations", "scores")
 #: One record: its id, its event time (epoch microseconds) and the fields it set.
@@ -84,3 +84,10 @@ def decode_trace_batch(raw: bytes) -> ReceivedBatch:
         checked = getattr(batch, kind)
         records[kind] = _records(checked, msgspec.to_builtins(checked))
     return ReceivedBatch(batch.project_id, batch.project, records)
+
+
+def scores_batch(project_id: str, project: str, scores: list[ScoreRecord]) -> ReceivedBatch:
+    """``scores`` as a batch to merge like an ingested one."""
+    sent = [score.model_dump(mode="json", exclude_none=True) for score in scores]
+    records = {"traces": [], "observations": [], "scores": _records(scores, sent)}
+    return ReceivedBatch(project_id, project, records)

@@ -1,0 +1,25 @@
+"""Wiring only: the evaluation service's application."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from faststream import FastStream
+
+from axonal_bus.service import Service
+from axonal_evaluation.context import Context
+from axonal_evaluation.settings import EvaluationSettings
+
+__all__ = ["SERVICE", "build_app"]
+
+SERVICE = Service(
+    name="evaluation",
+    version="0.1.0",
+    migrations=Path(__file__).resolve().parents[2] / "migrations",
+)
+
+
+def build_app(settings: EvaluationSettings) -> FastStream:
+    """The evaluation service on ``settings``: ``await build_app(settings).run()``."""
+    ctx = Context(SERVICE, settings)
+    return ctx.application()

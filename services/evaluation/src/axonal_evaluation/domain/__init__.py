@@ -1,0 +1,1 @@
+"""Pure evaluation logic: no I/O, unit-tested."""
