@@ -8,7 +8,7 @@ from axonal_events import RunStatus, StreamKind
 from axonal_identity.settings import IdentitySettings
 from axonal_testing.bus import drained
 from axonal_testing.factories import run_event
-from axonal_testing.services import service_process
+from axonal_testing.services import service_process, stop_when_up
 from axonal_testing.waiting import wait_for
 
 N = 600
@@ -57,8 +57,8 @@ async def test_killed_service_resumes_without_loss_or_duplicates(
                     message="every event acknowledged",
                 )
             finally:
-                second.terminate()
-                assert second.wait(15) == 0, "a clean stop exits 0"
+                code = await stop_when_up(nats_client, bus_settings.subjects, "identity", second)
+                assert code == 0, "a clean stop exits 0"
         finally:
             if first.poll() is None:
                 first.kill()

@@ -5,7 +5,7 @@ import signal
 from axonal_db import connect
 from axonal_events import StreamKind
 from axonal_testing.bus import drained
-from axonal_testing.services import service_process
+from axonal_testing.services import service_process, stop_when_up
 from axonal_testing.waiting import wait_for
 from axonal_tracking.settings import TrackingSettings
 
@@ -57,8 +57,8 @@ async def test_killed_tracking_resumes_without_loss_or_duplicates(
                     message="every batch acknowledged",
                 )
             finally:
-                second.terminate()
-                assert second.wait(15) == 0, "a clean stop exits 0"
+                code = await stop_when_up(nats_client, subjects, "tracking", second)
+                assert code == 0, "a clean stop exits 0"
         finally:
             if first.poll() is None:
                 first.kill()

@@ -25,6 +25,7 @@ from axonal_bus.errors import AxonalError
 from axonal_bus.ping import ping
 from axonal_bus.service import CONTEXT_KEY, ServiceContext, ServiceSettings
 from axonal_bus.settings import BusSettings
+from axonal_events import Subjects
 from axonal_testing.waiting import wait_for
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "running_service",
     "service_process",
     "service_settings",
+    "stop_when_up",
 ]
 
 S = TypeVar("S", bound=ServiceSettings)
@@ -96,6 +98,25 @@ async def running_service(nats_client: Client) -> AsyncIterator[RunningService]:
             app.exit()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, _STOP_TIMEOUT)
+
+
+async def stop_when_up(
+    nc: Client, subjects: Subjects, name: str, process: subprocess.Popen[bytes]
+) -> int:
+    """Stop a :func:`service_process` with SIGTERM once it answers ping (a signal that comes
+    while Python is still importing kills it before its handlers exist); its exit code."""
+
+    async def up() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode} while starting")
+        try:
+            return (await ping(nc, subjects, name, 0.5)).status == "ok"
+        except AxonalError:
+            return False
+
+    await wait_for(up, timeout=30, message=f"{name} answers ping")
+    process.terminate()
+    return await asyncio.to_thread(process.wait, 15)
 
 
 def service_process(module: str, settings: BusSettings, log: IO[bytes]) -> subprocess.Popen[bytes]:

@@ -19,7 +19,15 @@ from axonal_events.rpcs.registry import Registry
 from axonal_events.rpcs.scheduler import Scheduler
 from axonal_events.rpcs.tracking import Tracking
 
-__all__ = ["ALL_RPCS", "Evaluation", "Identity", "Notifications", "Registry", "Scheduler", "Tracking"]
+__all__ = [
+    "ALL_RPCS",
+    "Evaluation",
+    "Identity",
+    "Notifications",
+    "Registry",
+    "Scheduler",
+    "Tracking",
+]
 
 
 def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:

@@ -11,9 +11,9 @@ batches at once: Python's work on one overlaps PostgreSQL's on the other.
 from __future__ import annotations
 
 from axonal_bus.consumer import ConsumerSpec
+from axonal_bus.errors import Invalid
 from axonal_bus.outbox import enqueue_many
 from axonal_db import transaction
-from axonal_bus.errors import Invalid
 from axonal_events import CloudEvent, EventData, StreamKind, new_event
 from axonal_events.catalog.scores import ScoreCreated
 from axonal_tracking.context import Context
