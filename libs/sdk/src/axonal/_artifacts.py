@@ -39,6 +39,7 @@ __all__ = [
     "log_histogram",
     "log_image",
     "log_model",
+    "log_model_scores",
     "log_text",
 ]
 
@@ -117,6 +118,26 @@ def log_model(
 
         record["model_version"] = register_version(current_target(), register_as, record)
     return record
+
+
+def log_model_scores(
+    model: str,
+    version: int | str,
+    scores: Mapping[str, float],
+    *,
+    dataset: Dataset | str | None = None,
+) -> dict[str, Any]:
+    """Record this run's evaluation of a registered model version (a number or an alias):
+    ``scores`` by name, measured on ``dataset`` (a :class:`Dataset`, uploaded as the run's
+    input version, or ``name@sha256``). An alias with promotion gates takes only a version
+    whose latest scores meet them. Returns the version's scores."""
+    values = {name: float(value) for name, value in scores.items()}
+    if isinstance(dataset, Dataset):
+        record = log_artifact(dataset.path, dataset.name, "dataset", is_input=True)
+        dataset = f"{record['name']}@{record['sha256']}"
+    from axonal._registry import record_scores  # noqa: PLC0415 - only when recording
+
+    return record_scores(current_target(), model, str(version), values, dataset)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from axonal._artifacts import (
     log_histogram,
     log_image,
     log_model,
+    log_model_scores,
     log_text,
 )
 from axonal._checks import GOOD_NAMES as _GOOD_NAMES
@@ -78,6 +79,7 @@ __all__ = [
     "log_metric",
     "log_metrics",
     "log_model",
+    "log_model_scores",
     "log_outputs",
     "log_progress",
     "log_tags",

@@ -27,6 +27,7 @@ from axonal_api.routes import (
     llm_models,
     llm_v1,
     metrics,
+    model_evaluations,
     models,
     projects,
     prompts,
@@ -122,6 +123,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         llm_v1,
         llm_models,
         models,
+        model_evaluations,
         lineage,
         hub,
     ):

@@ -16,6 +16,7 @@ from axonal_events.catalog.models import (
     ArtifactVersionCreated,
     ModelVersionArchived,
     ModelVersionCreated,
+    ModelVersionEvaluated,
     ModelVersionPromoted,
 )
 from axonal_events.catalog.project import ProjectCreated
@@ -39,6 +40,7 @@ __all__ = [
     "MetricCrossed",
     "ModelVersionArchived",
     "ModelVersionCreated",
+    "ModelVersionEvaluated",
     "ModelVersionPromoted",
     "NotificationDelivered",
     "NotificationFailed",
@@ -72,6 +74,7 @@ for _model in (
     ModelVersionCreated,
     ModelVersionPromoted,
     ModelVersionArchived,
+    ModelVersionEvaluated,
     HubComponentPushed,
     PromptVersionCreated,
     PromptLabelsChanged,

@@ -11,6 +11,7 @@ __all__ = [
     "ArtifactVersionCreated",
     "ModelVersionArchived",
     "ModelVersionCreated",
+    "ModelVersionEvaluated",
     "ModelVersionPromoted",
 ]
 
@@ -85,6 +86,22 @@ class ModelVersionArchived(EventData):
     model: str = Field(min_length=1)
     version: int = Field(ge=1)
     aliases: list[str] = Field(description="The aliases it held until then.")
+
+    def subject_id(self) -> str | None:
+        return f"{self.model}/{self.version}"
+
+
+class ModelVersionEvaluated(EventData):
+    """An evaluation run recorded scores on a model version (on a dataset version)."""
+
+    type_name = "model.version.evaluated"
+
+    project: str = Field(pattern=_PROJECT)
+    model: str = Field(min_length=1)
+    version: int = Field(ge=1)
+    run_uuid: str = Field(pattern=_RUN_UUID)
+    dataset: str | None = Field(default=None, description="The dataset version: name@sha256.")
+    scores: dict[str, float]
 
     def subject_id(self) -> str | None:
         return f"{self.model}/{self.version}"

@@ -10,6 +10,13 @@ from axonal_events.hub import (
     PushComponent,
     ResolveComponent,
 )
+from axonal_events.model_evaluations import (
+    ModelVersionScores,
+    PromotionGates,
+    ReadModelScores,
+    RecordModelScores,
+    SetPromotionGates,
+)
 from axonal_events.model_registry import (
     AliasRequestList,
     ApprovePromotion,
@@ -105,6 +112,24 @@ class Registry:
         LineageGraph,
         "Datasets and runs upstream of a model version.",
     )
+    record_scores = Rpc(
+        "registry",
+        "record_scores",
+        RecordModelScores,
+        ModelVersionScores,
+        "Record an evaluation run's scores on a model version.",
+    )
+    version_scores = Rpc(
+        "registry", "version_scores", ReadModelScores, ModelVersionScores, "A version's scores."
+    )
+    set_gates = Rpc(
+        "registry",
+        "set_gates",
+        SetPromotionGates,
+        PromotionGates,
+        "Set the scores an alias requires of the version it moves to.",
+    )
+    gates = Rpc("registry", "gates", ModelRef, PromotionGates, "A model's promotion gates.")
 
     push_component = Rpc(
         "registry", "push_component", PushComponent, HubComponent, "Publish a component version."

@@ -12,6 +12,7 @@ from axonal.cli.options import ApiUrl, AsJson, ProjectOpt
 from axonal.cli.output import console, print_json
 
 if TYPE_CHECKING:
+    from axonal_events.model_evaluations import ModelVersionScores, PromotionGates
     from axonal_events.model_registry import (
         AliasRequest,
         ModelVersion,
@@ -236,3 +237,88 @@ def approve(
     else:
         held = ", ".join(done.version.aliases)
         console.print(f"[green]approved[/]: {escape(model)} v{done.version.version} holds {held}")
+
+
+def _show_scores(found: ModelVersionScores) -> None:
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table("score", "value", "run", "dataset", "recorded")
+    for item in found.scores:
+        table.add_row(
+            escape(item.name), f"{item.value:g}", item.run_uuid, escape(item.dataset or "-"),
+            f"{item.recorded_at:%Y-%m-%d %H:%M}",
+        )  # fmt: skip
+    console.print(table if found.scores else f"v{found.version} has no evaluation scores yet")
+
+
+def _show_gates(found: PromotionGates) -> None:
+    if not found.gates:
+        console.print(f"no alias of {escape(found.model)} requires scores")
+    for alias, gates in sorted(found.gates.items()):
+        console.print(f"{escape(alias)} requires {escape(', '.join(map(str, gates)))}")
+
+
+def _gate(text: str) -> dict[str, object]:
+    """``auc>=0.9`` as a gate's fields."""
+    import re  # noqa: PLC0415
+
+    found = re.fullmatch(r"\s*([A-Za-z0-9_][\w.\-/]*)\s*(>=|<=|>|<)\s*(\S+)\s*", text)
+    try:
+        threshold = float(found.group(3)) if found else None
+    except ValueError:
+        threshold = None
+    if found is None or threshold is None:
+        raise typer.BadParameter(f"{text!r}: write a gate as <score><op><number>, e.g. auc>=0.9")
+    return {"metric": found.group(1), "op": found.group(2), "threshold": threshold}
+
+
+@models.command("scores")
+def scores(
+    model: Model,
+    ref: Annotated[str, typer.Argument(help="A version number or an alias.")],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """A version's evaluation scores (tracking.log_model_scores in an evaluation run)."""
+    from axonal_events.model_evaluations import ModelVersionScores  # noqa: PLC0415
+
+    path = guarded(lambda: _path(project, model, "versions", ref, "scores"))
+    with api(api_url) as client:
+        found = client.get(path, ModelVersionScores)
+    print_json(found) if as_json else _show_scores(found)
+
+
+@models.command("gate")
+def gate(
+    model: Model,
+    alias: Annotated[str, typer.Argument(help="The alias the gates hold, e.g. production.")],
+    require: Annotated[
+        list[str] | None,
+        typer.Option("--require", "-r", help="A score the version needs: auc>=0.9 (repeat)."),
+    ] = None,
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Set the scores an alias requires of the version it moves to (none: clear them)."""
+    from axonal_events.model_evaluations import PromotionGates  # noqa: PLC0415
+
+    gates = [_gate(text) for text in require or []]
+    path = guarded(lambda: _path(project, model, "gates", alias))
+    with api(api_url) as client:
+        found = client.call("PUT", path, PromotionGates, json={"gates": gates})
+    print_json(found) if as_json else _show_gates(found)
+
+
+@models.command("gates")
+def list_gates(
+    model: Model, project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None
+) -> None:
+    """The scores each alias of the model requires."""
+    from axonal_events.model_evaluations import PromotionGates  # noqa: PLC0415
+
+    path = guarded(lambda: _path(project, model, "gates"))
+    with api(api_url) as client:
+        found = client.get(path, PromotionGates)
+    print_json(found) if as_json else _show_gates(found)

@@ -2,7 +2,9 @@
 
 A new version emits ``model.version.created``; an alias that moves emits
 ``model.version.promoted`` (a protected one first waits as a request that :func:`approve`
-completes); archiving emits ``model.version.archived``. Changes of one model queue on its row.
+completes; an alias with gates takes only a version whose scores meet them, checked at the
+request and at the approval); archiving emits ``model.version.archived``. Changes of one
+model queue on its row.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ from axonal_registry.domain.aliases import (
     plan_move,
     plan_promotion,
 )
+from axonal_registry.domain.gates import latest_scores, unmet
 from axonal_registry.domain.versions import DuplicateVersion, next_version
-from axonal_registry.models import store
+from axonal_registry.models import scores, store
 
 __all__ = ["approve", "archive", "create_model", "create_version", "promote", "protect"]
 
@@ -102,6 +105,7 @@ async def promote(ctx: Context, request: PromoteModelVersion) -> Promotion:
             )
         except AliasError as exc:
             raise Invalid(str(exc)) from None
+        await _check_gates(conn, version, plan.alias)
         if isinstance(plan, Move):
             return await _move(ctx, conn, version, plan, approved_by=None)
         asked = await store.pending_request(
@@ -141,6 +145,7 @@ async def approve(ctx: Context, request: ApprovePromotion) -> Promotion:
             )
         except AliasError as exc:
             raise Conflict(str(exc)) from None
+        await _check_gates(conn, version, pending.alias)
         await store.approve_request(conn, pending.id, request.approved_by)
         return await _move(ctx, conn, version, plan, approved_by=request.approved_by)
 
@@ -190,6 +195,17 @@ async def _emit(
     data: ModelVersionCreated | ModelVersionPromoted | ModelVersionArchived,
 ) -> None:
     await enqueue(conn, ctx.subjects, new_event(data, source=ctx.source, project=data.project))
+
+
+async def _check_gates(conn: Connection, version: ModelVersion, alias: str) -> None:
+    """Refuse the move when the version's scores miss a gate of the alias."""
+    required = await scores.gates_of(conn, version.project, version.model, alias)
+    if not required:
+        return
+    recorded = await scores.scores_of(conn, version.project, version.model, version.version)
+    reasons = unmet(alias, version.version, required[alias], latest_scores(recorded))
+    if reasons:
+        raise Invalid("; ".join(reasons))
 
 
 def _checked(aliases: list[str]) -> list[str]:

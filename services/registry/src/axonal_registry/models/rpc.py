@@ -3,7 +3,7 @@ and read models, versions and requests."""
 
 from __future__ import annotations
 
-from axonal_bus.errors import Invalid, NotFound
+from axonal_bus.errors import NotFound
 from axonal_events.model_registry import (
     AliasRequestList,
     GetModelVersion,
@@ -18,9 +18,7 @@ from axonal_events.model_registry import (
 )
 from axonal_events.rpcs import Registry
 from axonal_registry.context import Context
-from axonal_registry.domain.aliases import AliasError
-from axonal_registry.domain.versions import parse_ref
-from axonal_registry.models import changes, store
+from axonal_registry.models import changes, evaluations, store
 
 __all__ = [
     "get_model",
@@ -54,20 +52,8 @@ async def list_versions(ctx: Context, request: ListModelVersions) -> ModelVersio
 
 async def get_version(ctx: Context, request: GetModelVersion) -> ModelVersion:
     """A version by number (``3``, ``v3``) or by the alias it holds."""
-    try:
-        ref = parse_ref(request.ref)
-    except AliasError as exc:
-        raise Invalid(str(exc).replace("alias:", "ref:", 1)) from None
-    model = await get_model(ctx, request)
-    if isinstance(ref, str):
-        if ref not in model.aliases:
-            raise NotFound(f"alias: no version of {request.model!r} holds alias {ref!r}")
-        ref = model.aliases[ref]
     async with ctx.pool.acquire() as conn:
-        version = await store.get_version(conn, request.project, request.model, ref)
-    if version is None:
-        raise NotFound(f"version: model {request.model!r} has no version {ref}")
-    return version
+        return await evaluations.resolve_version(conn, request.project, request.model, request.ref)
 
 
 async def promotion_requests(ctx: Context, request: ListPromotionRequests) -> AliasRequestList:
@@ -91,3 +77,7 @@ def register(ctx: Context) -> None:
     ctx.serve(Registry.archive, changes.archive)
     ctx.serve(Registry.approve, changes.approve)
     ctx.serve(Registry.promotion_requests, promotion_requests)
+    ctx.serve(Registry.record_scores, evaluations.record_scores)
+    ctx.serve(Registry.version_scores, evaluations.read_scores)
+    ctx.serve(Registry.set_gates, evaluations.set_gates)
+    ctx.serve(Registry.gates, evaluations.gates)
