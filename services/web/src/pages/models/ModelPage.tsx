@@ -1,5 +1,6 @@
-/** A registered model: its versions with their aliases and state, and the lineage of one of
- * them (the dataset versions read, the runs with their params and metrics, the version). */
+/** A registered model: its versions with their aliases and state, and for one of them its
+ * evaluation scores against the aliases' gates and its lineage (the dataset versions read,
+ * the runs with their params and metrics, the version). */
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { components } from "../../api/schema";
@@ -7,6 +8,7 @@ import { ErrorView, Loading } from "../../components/States";
 import { formatBytes, formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { Aliases } from "./Aliases";
+import { Evaluations } from "./Evaluations";
 import { LineageView } from "./LineageView";
 import { useModel, useVersions } from "./queries";
 
@@ -84,6 +86,7 @@ export default function ModelPage() {
         <h2>Versions</h2>
         <Versions versions={rows} selected={selected} select={setChosen} />
       </section>
+      {selected !== null && <Evaluations model={name} version={selected} />}
       {selected !== null && <LineageView model={name} version={selected} />}
     </section>
   );

@@ -51,6 +51,8 @@ test("the models list shows each model's latest version and aliases, linking to 
   api.on("GET", `${V1}/models/churn`, () => churn);
   api.on("GET", `${V1}/models/churn/versions`, () => ({ versions: [version(2, ["staging"]), version(1, ["production"])] }));
   api.on("GET", `${V1}/models/churn/versions/:n/lineage`, (_, match) => lineage(Number(match[1])));
+  api.on("GET", `${V1}/models/churn/versions/:n/scores`, (_, match) => ({ model: "churn", version: Number(match[1]), scores: [] }));
+  api.on("GET", `${V1}/models/churn/gates`, () => ({ model: "churn", gates: {} }));
   renderProjectRoutes(modelsRoutes, "/projects/acme/demo/models");
   const table = await screen.findByRole("table", { name: "Models" });
   const row = within(table).getByText("churn").closest("tr") as HTMLElement;
@@ -66,6 +68,8 @@ test("a model's page shows the production version's lineage first, and another o
   api.on("GET", `${V1}/models/churn`, () => churn);
   api.on("GET", `${V1}/models/churn/versions`, () => ({ versions: [version(2, ["staging"]), version(1, ["production"])] }));
   api.on("GET", `${V1}/models/churn/versions/:n/lineage`, (_, match) => lineage(Number(match[1])));
+  api.on("GET", `${V1}/models/churn/versions/:n/scores`, (_, match) => ({ model: "churn", version: Number(match[1]), scores: [] }));
+  api.on("GET", `${V1}/models/churn/gates`, () => ({ model: "churn", gates: {} }));
   renderProjectRoutes(modelsRoutes, "/projects/acme/demo/models/churn");
   expect(await screen.findByRole("heading", { name: "Lineage of v1" })).toBeInTheDocument();
   const edges = screen.getByRole("table", { name: "Lineage edges" });
@@ -88,4 +92,33 @@ test("no models yet says how to register one", async () => {
   api.on("GET", `${V1}/models`, () => ({ models: [] }));
   renderProjectRoutes(modelsRoutes, "/projects/acme/demo/models");
   expect(await screen.findByText("No registered models yet")).toBeInTheDocument();
+});
+
+test("a version's evaluation scores show against the gates of the model's aliases", async () => {
+  const api = await fakeApi;
+  const score = (name: string, value: number, minute: number): Schemas["ModelVersionScore"] => ({
+    name, value, run_uuid: RUN, dataset: `holdout.csv@${DATA}`, recorded_at: `2026-12-01T10:0${minute}:00Z`,
+  }); // prettier-ignore
+  api.on("GET", `${V1}/models/churn`, () => churn);
+  api.on("GET", `${V1}/models/churn/versions`, () => ({ versions: [version(2, ["staging"]), version(1, ["production"])] }));
+  api.on("GET", `${V1}/models/churn/versions/:n/lineage`, (_, match) => lineage(Number(match[1])));
+  api.on("GET", `${V1}/models/churn/versions/:n/scores`, (_, match) => ({
+    model: "churn",
+    version: Number(match[1]),
+    scores: [score("auc", 0.93, 2), score("auc", 0.85, 1), score("latency_ms", 80, 1)],
+  }));
+  api.on("GET", `${V1}/models/churn/gates`, () => ({
+    model: "churn",
+    gates: { production: [{ metric: "auc", op: ">=", threshold: 0.9 }], staging: [{ metric: "latency_ms", op: "<", threshold: 50 }] },
+  }));
+  renderProjectRoutes(modelsRoutes, "/projects/acme/demo/models/churn");
+  expect(await screen.findByRole("heading", { name: "Evaluations of v1" })).toBeInTheDocument();
+  const gates = screen.getByRole("list", { name: "Promotion gates" });
+  const production = within(gates).getByText("production").closest("li") as HTMLElement;
+  expect(production).toHaveTextContent("requires auc >= 0.9: met");
+  const staging = within(gates).getByText("staging").closest("li") as HTMLElement;
+  expect(staging).toHaveTextContent("requires latency_ms < 50: not met");
+  const table = screen.getByRole("table", { name: "Evaluation scores" });
+  expect(within(table).getAllByRole("row")).toHaveLength(4);
+  expect(within(table).getAllByText("holdout.csv")[0]).toHaveAttribute("title", `holdout.csv@${DATA}`);
 });

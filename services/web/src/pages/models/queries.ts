@@ -42,3 +42,22 @@ export function useLineage(owner: string, project: string, model: string, versio
       ),
   });
 }
+
+export function useGates(owner: string, project: string, model: string) {
+  return useQuery({
+    queryKey: [...modelKeys.model(owner, project, model), "gates"],
+    queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/models/{model}/gates", { params: { path: { owner, project, model } } })),
+  });
+}
+
+export function useScores(owner: string, project: string, model: string, version: number) {
+  return useQuery({
+    queryKey: [...modelKeys.versions(owner, project, model), version, "scores"],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/{owner}/{project}/models/{model}/versions/{ref}/scores", {
+          params: { path: { owner, project, model, ref: String(version) } },
+        }),
+      ),
+  });
+}
