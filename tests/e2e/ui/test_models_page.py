@@ -1,5 +1,6 @@
 """The Models pages in Chromium: a model a job registered, its versions with the production
-alias, and the lineage from the dataset version through the run to the model version."""
+alias, its evaluation against the alias's gate, and the lineage from the dataset version
+through the run to the model version."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.async_api import Page, expect
 from axonal_testing.browser import screenshot
 from axonal_testing.stack import RunningStack
 
+from ..test_model_evaluation import EVALUATE  # noqa: TID252 - the evaluation job of its e2e
 from ..test_model_registry import TRAIN  # noqa: TID252 - the job the registry e2e runs
 from .seed import OWNER
 
@@ -29,8 +31,20 @@ def registered(ui_stack: RunningStack, tmp_path_factory: pytest.TempPathFactory)
         "registry", "models", "promote", "churn", "1", "--alias", "production", "-p", PROJECT
     )
     assert promoted.returncode == 0, promoted.stdout + promoted.stderr
+    gated = ui_stack.cli(
+        "registry", "models", "gate", "churn", "production", "-r", "auc>=0.9", "-p", PROJECT
+    )
+    assert gated.returncode == 0, gated.stdout + gated.stderr
+    evaluate = spec.with_name("evaluate.yaml")
+    evaluate.write_text(EVALUATE)
+    params = ("-P", "model=churn", "-P", "version=1", "-P", "auc=0.93")
+    scored = ui_stack.cli(
+        "run", "-f", str(evaluate), *params, "-p", PROJECT, "--watch", timeout=240
+    )
+    assert scored.returncode == 0, scored.stdout + scored.stderr
     listed = ui_stack.cli("ops", "ls", "-p", PROJECT, "--json", timeout=60)
-    return str(json.loads(listed.stdout)["runs"][0]["uuid"])
+    runs = json.loads(listed.stdout)["runs"]
+    return str(next(r["uuid"] for r in runs if r["name"] == "train-churn"))
 
 
 async def test_a_model_shows_its_versions_aliases_and_lineage(
@@ -43,6 +57,11 @@ async def test_a_model_shows_its_versions_aliases_and_lineage(
     await row.get_by_role("link", name="churn").click()
     version = page.get_by_role("table", name="Versions").locator('tr[data-version="1"]')
     await expect(version).to_contain_text("production")
+    gate = page.get_by_role("list", name="Promotion gates").locator('li[data-alias="production"]')
+    await expect(gate).to_contain_text("requires auc >= 0.9: met")
+    scores = page.get_by_role("table", name="Evaluation scores")
+    await expect(scores).to_contain_text("0.93")
+    await expect(scores).to_contain_text("holdout.csv")
     lineage = page.get_by_role("table", name="Lineage edges")
     read = lineage.locator('tr[data-relation="read"]')
     await expect(read).to_contain_text("train.csv@")
