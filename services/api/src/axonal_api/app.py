@@ -30,6 +30,8 @@ from axonal_api.routes import (
     models,
     projects,
     prompts,
+    public_dataset_runs,
+    public_datasets,
     public_ingest,
     public_models,
     public_prompts,
@@ -102,6 +104,8 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
+    app.include_router(public_dataset_runs.router)  # before the datasets' /{name:path}
+    app.include_router(public_datasets.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
