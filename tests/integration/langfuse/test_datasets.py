@@ -53,6 +53,8 @@ def length(*, output, **kwargs):
 
 result = dataset.run_experiment(name="capitals", run_name=f"run-{tag}", task=task,
                                 evaluators=[exact, length], description="first try")
+second = dataset.run_experiment(name="capitals", run_name=f"run-b-{tag}",
+                                task=lambda *, item, **kw: "Paris", evaluators=[exact])
 lf.flush()
 listed = lf.api.datasets.list(page=1, limit=100)
 items = lf.api.dataset_items.list(dataset_name=name, page=1, limit=50)
@@ -67,6 +69,7 @@ print(json.dumps({
     "listed": [isinstance(listed, PaginatedDatasets), name in [d.name for d in listed.data]],
     "items": [isinstance(items, PaginatedDatasetItems), items.meta.total_items],
     "experiment_id": result.experiment_id,
+    "second_id": second.experiment_id,
     "results": sorted([r.item.id, r.output, r.trace_id, sorted(e.name for e in r.evaluations)]
                       for r in result.item_results),
 }))
@@ -139,7 +142,7 @@ def test_dataset_items_and_an_experiment_round_trip(langfuse: LangfuseServer) ->
     assert {i["traceId"] for i in run["datasetRunItems"]} == traces
     assert {i["datasetItemId"] for i in run["datasetRunItems"]} == {f"fr-{tag}", f"jp-{tag}"}
     runs = langfuse.get(f"/api/public/datasets/{name}/runs")
-    assert [r["name"] for r in runs["data"]] == [f"run-{tag}"]
+    assert {r["name"] for r in runs["data"]} == {f"run-{tag}", f"run-b-{tag}"}
     run_items = langfuse.get("/api/public/dataset-run-items", datasetId=dataset_id,
                              runName=f"run-{tag}")  # fmt: skip
     assert run_items["meta"]["totalItems"] == 2
@@ -157,7 +160,38 @@ def test_dataset_items_and_an_experiment_round_trip(langfuse: LangfuseServer) ->
         [f"fr-{tag}", "Paris", "Paris", "sdk-experiment", dataset_id, ["exact", "length"]],
         [f"jp-{tag}", "Tokyo", "Tokyo", "sdk-experiment", dataset_id, ["exact", "length"]],
     ]
-    assert read["by_dataset"] == [experiment_id]
+    assert sorted(read["by_dataset"]) == sorted([experiment_id, wrote["second_id"]])
+
+    # the CLI: datasets, items (now and as of before the fix), runs, and the runs compared
+    cli = langfuse.stack
+    listed = cli.cli_json("datasets", "ls", "-p", "acme/llm")
+    assert name in [d["name"] for d in listed]
+    now = cli.cli_json("datasets", "items", name, "-p", "acme/llm")
+    assert sorted(i["expected_output"] for i in now) == ["Paris", "Tokyo"]
+    cli_runs = cli.cli_json("datasets", "runs", name, "-p", "acme/llm")
+    assert {r["id"] for r in cli_runs} == {experiment_id, wrote["second_id"]}
+
+    def compared() -> dict | None:
+        found = cli.cli_json(
+            "experiments", "compare", f"run-{tag}", f"run-b-{tag}", "-d", name, "-p", "acme/llm"
+        )
+        cells = [c for row in found["rows"] for c in row["cells"]]
+        done = len(cells) == 4 and all(c and "exact" in c["scores"] for c in cells)
+        return found if done else None
+
+    comparison = wait_for_sync(compared, timeout=60, message="both runs linked and scored")
+    assert [r["name"] for r in comparison["runs"]] == [f"run-{tag}", f"run-b-{tag}"]
+    by_item = {row["dataset_item_id"]: row for row in comparison["rows"]}
+    japan = by_item[f"jp-{tag}"]
+    assert japan["input"] == {"country": "Japan"}
+    assert [c["output"] for c in japan["cells"]] == ["Tokyo", "Paris"]
+    assert [c["scores"]["exact"] for c in japan["cells"]] == [1.0, 0.0]
+    assert all(c["latency"] is not None for c in japan["cells"])
+    assert [a["exact"] for a in comparison["averages"]] == [1.0, 0.5]
+    table = cli.cli("experiments", "compare", f"run-{tag}", f"run-b-{tag}", "-d", name,
+                    "-p", "acme/llm")  # fmt: skip
+    assert table.returncode == 0, table.stderr
+    assert "mean" in table.stdout
 
     deleted = langfuse.http.delete(f"/api/public/datasets/{name}/runs/run-{tag}")
     assert deleted.status_code == 200, deleted.text
