@@ -33,8 +33,7 @@ def schema_problem(name: str, schema: dict[str, Any] | None) -> str | None:
 
 
 def _path(parts: Any) -> str:
-    text = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
-    return text or "(root)"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
 
 
 def item_problem(
