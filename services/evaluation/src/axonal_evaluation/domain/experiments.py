@@ -7,7 +7,7 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from axonal_events.datasets import (
@@ -165,13 +165,17 @@ def _averages(runs: Sequence[DatasetRun], rows: list[ComparisonRow]) -> list[dic
     return found
 
 
+def _created(item: DatasetItem | None) -> datetime:
+    return item.created_at if item else datetime.min.replace(tzinfo=UTC)
+
+
 def compare(
     runs: Sequence[DatasetRun],
     items: dict[str, list[RunItem]],
     dataset_items: dict[str, DatasetItem],
     details: dict[str, TraceDetail],
 ) -> RunComparison:
-    """One row per dataset item any run ran (in the first run's order, then the others'):
+    """One row per dataset item any run ran (in the dataset's order, then the runs'):
     each run's output, scores, latency and cost for it, ``None`` where a run did not run it."""
     order: list[str] = []
     cells: dict[str, dict[str, RunItem]] = {}
@@ -180,6 +184,8 @@ def compare(
             if item.dataset_item_id not in cells:
                 order.append(item.dataset_item_id)
             cells.setdefault(item.dataset_item_id, {}).setdefault(run.id, item)
+    position = {item_id: index for index, item_id in enumerate(order)}
+    order.sort(key=lambda i: (i not in dataset_items, _created(dataset_items.get(i)), position[i]))
     rows = []
     for item_id in order:
         source = dataset_items.get(item_id)
