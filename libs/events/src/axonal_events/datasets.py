@@ -34,6 +34,7 @@ __all__ = [
     "DeleteDatasetItem",
     "DeleteDatasetRun",
     "Deleted",
+    "ExperimentComparison",
     "ExperimentItemPage",
     "ExperimentPage",
     "ExperimentSummary",
@@ -47,7 +48,6 @@ __all__ = [
     "ListExperimentItems",
     "ListExperiments",
     "ListRunItems",
-    "RunComparison",
     "RunItem",
     "RunItemPage",
     "UpsertDatasetItem",
@@ -322,7 +322,7 @@ class ComparisonRow(Payload):
     cells: list[ComparisonCell | None] = Field(description="One per run, in the runs' order.")
 
 
-class RunComparison(Payload):
+class ExperimentComparison(Payload):
     runs: list[DatasetRun]
     rows: list[ComparisonRow]
     averages: list[dict[str, float]] = Field(

@@ -16,6 +16,7 @@ from axonal_events.datasets import (
     Deleted,
     DeleteDatasetItem,
     DeleteDatasetRun,
+    ExperimentComparison,
     ExperimentItemPage,
     ExperimentPage,
     GetDataset,
@@ -27,7 +28,6 @@ from axonal_events.datasets import (
     ListExperimentItems,
     ListExperiments,
     ListRunItems,
-    RunComparison,
     RunItem,
     RunItemPage,
     UpsertDatasetItem,
@@ -76,7 +76,11 @@ class Evaluation:
         "evaluation", "list_experiment_items", ListExperimentItems, ExperimentItemPage, "Items."
     )
     compare_runs = Rpc(
-        "evaluation", "compare_runs", CompareRuns, RunComparison, "Runs side by side, per item."
+        "evaluation",
+        "compare_runs",
+        CompareRuns,
+        ExperimentComparison,
+        "Runs side by side, per item.",
     )
 
     # Score configs and annotation queues.

@@ -67,14 +67,14 @@ def compare(
     api_url: ApiUrl = None,
 ) -> None:
     """Compare runs: per dataset item, each run's output, scores, latency and cost."""
-    from axonal_events.datasets import RunComparison  # noqa: PLC0415
+    from axonal_events.datasets import ExperimentComparison  # noqa: PLC0415
 
     path = guarded(lambda: project_path(project, "experiments", "compare"))
     params: dict[str, Any] = {"run": runs}
     if dataset is not None:
         params["dataset"] = dataset
     with api(api_url) as client:
-        found = client.get(path, RunComparison, params=params)
+        found = client.get(path, ExperimentComparison, params=params)
     if as_json:
         print_json(found)
         return

@@ -23,11 +23,11 @@ from axonal_events.datasets import (
     DatasetPage,
     DatasetRunPage,
     DatasetRunWithItems,
+    ExperimentComparison,
     GetDatasetRun,
     ListDatasetItems,
     ListDatasetRuns,
     ListDatasets,
-    RunComparison,
 )
 from axonal_events.rpcs import Evaluation
 from axonal_traces.values import error_reason
@@ -107,7 +107,7 @@ async def compare_runs(
     project: Project,
     run: Annotated[list[str], Query(description="Run ids, or names within `dataset`.")],
     dataset: str | None = None,
-) -> RunComparison:
+) -> ExperimentComparison:
     project_id = await project_id_of(gw, owner, project)
     query = _valid(CompareRuns, project_id=project_id, runs=run, dataset_name=dataset)
     return await gw.call(Evaluation.compare_runs, query)

@@ -98,7 +98,7 @@ class LangfuseDatasetRunWithItems(LangfuseDatasetRun):
     dataset_run_items: list[LangfuseDatasetRunItem]
 
 
-class LangfuseExperiment(Camel):
+class LangfuseExperimentRun(Camel):
     """Langfuse's ``Experiment`` (of ``/experiments``)."""
 
     id: str
@@ -141,7 +141,7 @@ class ExperimentsMeta(CursorMeta):
 
 
 class Experiments(Camel):
-    data: list[LangfuseExperiment]
+    data: list[LangfuseExperimentRun]
     meta: ExperimentsMeta
 
 
@@ -269,7 +269,7 @@ async def list_experiments(
         ids = [e.run.id for e in found.data]
         scores = await _run_scores(gw, project.id, ids, scoreLimit)
     data = [
-        LangfuseExperiment(
+        LangfuseExperimentRun(
             id=e.run.id,
             name=e.run.name,
             description=e.run.description,

@@ -8,12 +8,12 @@ from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import queries, store
 from axonal_evaluation.datasets.reads import trace_details
 from axonal_evaluation.domain.experiments import compare
-from axonal_events.datasets import CompareRuns, DatasetRun, RunComparison
+from axonal_events.datasets import CompareRuns, DatasetRun, ExperimentComparison
 
 __all__ = ["compare_runs"]
 
 
-async def compare_runs(ctx: Context, request: CompareRuns) -> RunComparison:
+async def compare_runs(ctx: Context, request: CompareRuns) -> ExperimentComparison:
     async with ctx.pool.acquire() as conn:
         dataset_id = None
         if request.dataset_name is not None:

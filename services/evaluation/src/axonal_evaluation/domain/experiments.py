@@ -15,7 +15,7 @@ from axonal_events.datasets import (
     ComparisonRow,
     DatasetItem,
     DatasetRun,
-    RunComparison,
+    ExperimentComparison,
     RunItem,
 )
 from axonal_events.trace_reads import ObservationView, ScoreView, TraceDetail
@@ -174,7 +174,7 @@ def compare(
     items: dict[str, list[RunItem]],
     dataset_items: dict[str, DatasetItem],
     details: dict[str, TraceDetail],
-) -> RunComparison:
+) -> ExperimentComparison:
     """One row per dataset item any run ran (in the dataset's order, then the runs'):
     each run's output, scores, latency and cost for it, ``None`` where a run did not run it."""
     order: list[str] = []
@@ -205,4 +205,4 @@ def compare(
                 ],
             )
         )
-    return RunComparison(runs=list(runs), rows=rows, averages=_averages(runs, rows))
+    return ExperimentComparison(runs=list(runs), rows=rows, averages=_averages(runs, rows))
