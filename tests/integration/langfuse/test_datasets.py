@@ -198,3 +198,78 @@ def test_dataset_items_and_an_experiment_round_trip(langfuse: LangfuseServer) ->
     gone = langfuse.http.get(f"/api/public/datasets/{name}/runs/run-{tag}")
     assert gone.status_code == 404
     assert gone.json()["error"] == "LangfuseNotFoundError"
+
+
+ITEM_CALLS = r"""
+import json, sys
+from langfuse import Langfuse
+from langfuse.api import DatasetItem, DeleteDatasetItemResponse, PaginatedDatasetItems
+
+tag = sys.argv[1]
+lf = Langfuse()
+lf.create_dataset(name=f"src-{tag}")
+lf.create_dataset_item(dataset_name=f"src-{tag}", input={"q": 1}, source_trace_id=f"tr-{tag}",
+                       source_observation_id=f"ob-{tag}", id=f"it-{tag}")
+got = lf.api.dataset_items.get(f"it-{tag}")
+by_trace = lf.api.dataset_items.list(source_trace_id=f"tr-{tag}")
+by_obs = lf.api.dataset_items.list(source_observation_id=f"ob-{tag}")
+archived = lf.create_dataset_item(dataset_name=f"src-{tag}", id=f"it-{tag}", status="ARCHIVED")
+deleted = lf.api.dataset_items.delete(f"it-{tag}")
+try:
+    lf.api.dataset_items.get(f"it-{tag}")
+    after = None
+except Exception as exc:
+    after = getattr(exc, "status_code", None)
+lf.shutdown()
+print(json.dumps({
+    "got": [isinstance(got, DatasetItem), got.source_trace_id, got.source_observation_id],
+    "by_trace": [isinstance(by_trace, PaginatedDatasetItems), [i.id for i in by_trace.data]],
+    "by_obs": [i.id for i in by_obs.data],
+    "archived": [archived.status, archived.input],
+    "deleted": [isinstance(deleted, DeleteDatasetItemResponse), after],
+}))
+"""
+
+
+def test_items_from_traces_archived_and_deleted(langfuse: LangfuseServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    found = langfuse.run_sdk(ITEM_CALLS, tag)
+    assert found["got"] == [True, f"tr-{tag}", f"ob-{tag}"]
+    assert found["by_trace"] == [True, [f"it-{tag}"]]
+    assert found["by_obs"] == [f"it-{tag}"]
+    assert found["archived"] == ["ARCHIVED", {"q": 1}]
+    assert found["deleted"] == [True, 404]
+
+
+def test_bad_requests_are_refused_naming_the_field(langfuse: LangfuseServer) -> None:
+    http = langfuse.http
+    not_schema = http.post("/api/public/v2/datasets", json={"name": "x", "inputSchema": "str"})
+    assert not_schema.status_code == 400
+    assert not_schema.json()["message"] == "inputSchema: a JSON Schema is an object"
+    bad_schema = http.post(
+        "/api/public/v2/datasets", json={"name": "x", "expectedOutputSchema": {"type": 3}}
+    )
+    assert bad_schema.status_code == 400
+    assert bad_schema.json()["error"] == "InvalidRequestError"
+    assert "expectedOutputSchema is not a valid JSON Schema" in bad_schema.json()["message"]
+    missing = http.get("/api/public/dataset-items", params={"datasetName": "no-such"})
+    assert missing.status_code == 404
+    assert missing.json()["error"] == "LangfuseNotFoundError"
+    no_dataset = http.post("/api/public/dataset-items", json={"datasetName": "no-such"})
+    assert no_dataset.status_code == 404
+    cursor = http.get(
+        "/api/public/experiments", params={"fromStartTime": "2026-01-01T00:00:00Z", "cursor": "x"}
+    )
+    assert cursor.status_code == 400
+    assert cursor.json()["message"].startswith("cursor:")
+    fields = http.get(
+        "/api/public/experiment-items",
+        params={"fromStartTime": "2026-01-01T00:00:00Z", "fields": "io,nope"},
+    )
+    assert fields.status_code == 400
+    assert "fields: unknown nope" in fields.json()["message"]
+    no_trace = http.post(
+        "/api/public/dataset-run-items", json={"runName": "r", "datasetItemId": "nope"}
+    )
+    assert no_trace.status_code == 400
+    assert no_trace.json()["message"].startswith("traceId:")
