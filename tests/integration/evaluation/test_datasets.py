@@ -135,9 +135,9 @@ T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _detail(trace_id: str, run_name: str, dataset_id: str, item_id: str, output: str,
-            score: float) -> TraceDetail:  # fmt: skip
+            score: float, run_id: str | None = None) -> TraceDetail:  # fmt: skip
     link = ExperimentLink(
-        id=experiment_id(P, dataset_id, run_name), name=run_name, dataset_id=dataset_id,
+        id=run_id or experiment_id(P, dataset_id, run_name), name=run_name, dataset_id=dataset_id,
         item_id=item_id, item_root_observation_id=f"{trace_id}-task",
     )  # fmt: skip
     obs = ObservationView(
@@ -266,3 +266,30 @@ async def test_a_run_item_posted_by_an_older_sdk_joins_the_same_run(call):
         project_id=P, run_name="v1", dataset_item_id="zz", trace_id="t"
     ))  # fmt: skip
     assert missing.code == ErrorCode.NOT_FOUND
+
+
+async def test_a_run_name_given_another_id_joins_the_run_of_that_name(
+    call, evaluation, nats_client
+):
+    dataset = await call(Evaluation.create_dataset, CreateDataset(project_id=P, name="qa"))
+    await call(Evaluation.upsert_dataset_item, item(id="a", input={"q": "1"}))
+    traces = {
+        "t1": _detail("t1", "nightly", dataset.id, "a", "1", 1.0),
+        "t2": _detail("t2", "nightly", dataset.id, "a", "1", 1.0, run_id="custom-id"),
+    }
+    await _tracking_stand_in(nats_client, evaluation.subjects, traces)
+    await _announce(nats_client, evaluation.subjects, ["t1"])
+    await _announce(nats_client, evaluation.subjects, ["t2"])
+    run_of = GetDatasetRun(project_id=P, dataset_name="qa", run_name="nightly")
+
+    async def both():
+        try:
+            found = await call(Evaluation.get_dataset_run, run_of)
+        except RemoteError:
+            return None
+        return found if len(found.items) == 2 else None
+
+    found = await wait_for(both, message="both traces in the one run")
+    assert {i.dataset_run_id for i in found.items} == {found.run.id}
+    runs_of = ListDatasetRuns(project_id=P, dataset_name="qa")
+    assert (await call(Evaluation.list_dataset_runs, runs_of)).meta.total_items == 1

@@ -10,7 +10,7 @@ from axonal_db import Connection, transaction
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import queries, store
 from axonal_evaluation.datasets.reads import trace_details
-from axonal_evaluation.domain.experiments import RunLink, links_of
+from axonal_evaluation.domain.experiments import RunLink, links_of, run_item_id
 
 __all__ = ["link_traces", "store_link"]
 
@@ -22,6 +22,15 @@ async def store_link(conn: Connection, link: RunLink) -> bool:
     dataset_id = run.dataset_id
     if dataset_id is not None and not await store.find_dataset(conn, run.project_id, id=dataset_id):
         return False
+    named = None
+    if dataset_id is not None:
+        named = await queries.find_run(conn, run.project_id, dataset_id=dataset_id, name=run.name)
+    if named is not None and named.id != run.id:
+        # another id for a run name the dataset has (a caller's own experiment id): one run
+        run = named
+        moved = {"dataset_run_id": named.id}
+        moved["id"] = run_item_id(named.id, link.item.dataset_item_id, link.item.trace_id)
+        link = RunLink(run, link.item.model_copy(update=moved))
     await queries.upsert_run(
         conn,
         run_id=run.id,

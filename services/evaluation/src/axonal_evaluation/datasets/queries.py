@@ -21,6 +21,7 @@ __all__ = [
     "experiments",
     "find_run",
     "list_runs",
+    "run_item",
     "run_items",
     "runs_by_id",
     "upsert_run",
@@ -162,6 +163,11 @@ async def run_items(
         (page - 1) * (limit or 0),
     )
     return [RunItem.model_validate(dict(r)) for r in rows]
+
+
+async def run_item(conn: Connection, item_id: str) -> RunItem | None:
+    row = await conn.fetchrow(f"SELECT {_ITEM} FROM {_ITEMS} WHERE i.id = $1", item_id)  # noqa: S608
+    return RunItem.model_validate(dict(row)) if row else None
 
 
 async def count_run_items(conn: Connection, run_id: str) -> int:

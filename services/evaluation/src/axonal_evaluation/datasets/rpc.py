@@ -160,8 +160,9 @@ async def create_run_item(ctx: Context, request: CreateRunItem) -> RunItem:
             updated_at=now,
         )
         await queries.upsert_run_item(conn, link)
-        stored = await queries.run_items(conn, run_id)
-    return next(i for i in stored if i.id == link.id)
+        stored = await queries.run_item(conn, link.id)
+    assert stored is not None  # just written in this transaction
+    return stored
 
 
 async def list_run_items(ctx: Context, request: ListRunItems) -> RunItemPage:
