@@ -51,8 +51,13 @@ def exact(*, output, expected_output, **kwargs):
 def length(*, output, **kwargs):
     return Evaluation(name="length", value=len(output), comment="characters")
 
+def accuracy(*, item_results, **kwargs):
+    values = [e.value for r in item_results for e in r.evaluations if e.name == "exact"]
+    return Evaluation(name="accuracy", value=sum(values) / len(values))
+
 result = dataset.run_experiment(name="capitals", run_name=f"run-{tag}", task=task,
-                                evaluators=[exact, length], description="first try")
+                                evaluators=[exact, length], run_evaluators=[accuracy],
+                                description="first try")
 second = dataset.run_experiment(name="capitals", run_name=f"run-b-{tag}",
                                 task=lambda *, item, **kw: "Paris", evaluators=[exact])
 lf.flush()
@@ -93,6 +98,7 @@ lf.shutdown()
 print(json.dumps({
     "experiments": [isinstance(experiments, ExperimentsResponse),
                     [[e.id, e.name, e.item_count, e.dataset_id] for e in experiments.data]],
+    "run_scores": [[s.name, s.value] for e in experiments.data for s in e.scores or []],
     "items": [isinstance(items, ExperimentItemsResponse),
               sorted([i.experiment_item_id, i.output, i.expected_output, i.environment,
                       i.experiment_dataset_id, sorted(s.name for s in i.scores or [])]
@@ -154,6 +160,7 @@ def test_dataset_items_and_an_experiment_round_trip(langfuse: LangfuseServer) ->
     ok, experiments = read["experiments"]
     assert ok
     assert experiments == [[experiment_id, f"run-{tag}", 2, dataset_id]]
+    assert read["run_scores"] == [["accuracy", 1.0]]
     ok, items_read = read["items"]
     assert ok
     assert items_read == [
