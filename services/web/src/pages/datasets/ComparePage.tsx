@@ -8,6 +8,13 @@ import { formatCost, formatDuration, formatNumber } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { type ComparisonCell, short } from "./shared";
 
+/** A run's mean: latency as a duration, cost in dollars, a score as a number. */
+function meanText(name: string, value: number): string {
+  if (name === "latency") return `latency ${formatDuration(value)}`;
+  if (name === "total_cost") return `cost ${formatCost(value)}`;
+  return `${name} ${formatNumber(value)}`;
+}
+
 function Cell({ cell }: { cell: ComparisonCell | null }) {
   if (!cell) return <td className="cell-missing">not run</td>;
   return (
@@ -74,9 +81,9 @@ export default function ComparePage() {
             <th colSpan={3}>Mean</th>
             {(found.averages ?? []).map((means, index) => (
               <td key={found.runs[index].id}>
-                {Object.entries(means)
-                  .map(([name, value]) => `${name} ${formatNumber(value)}`)
-                  .join(", ")}
+                {Object.entries(means).map(([name, value]) => (
+                  <div key={name}>{meanText(name, value)}</div>
+                ))}
               </td>
             ))}
           </tr>

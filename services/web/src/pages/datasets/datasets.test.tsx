@@ -71,7 +71,7 @@ test("runs compared show each item's outputs, scores, latency and cost side by s
       },
       { dataset_item_id: "fr", input: { country: "France" }, expected_output: "Paris", cells: [null, { run_id: "r2", trace_id: "t3", output: "Paris", scores: {}, total_cost: 0, level: "DEFAULT" }] },
     ],
-    averages: [{ exact: 1 }, { exact: 0.5 }],
+    averages: [{ exact: 1 }, { exact: 0.5, latency: 0.5, total_cost: 0.5 }],
   };
   api.on("GET", `${V1}/experiments/compare`, () => comparison);
   renderProjectRoutes(datasetsRoutes, "/projects/acme/demo/experiments/compare?dataset=qa%2Fcapitals&run=r1&run=r2");
@@ -82,6 +82,7 @@ test("runs compared show each item's outputs, scores, latency and cost side by s
   expect(within(japan).getByText(/error/)).toBeInTheDocument();
   expect(within(table).getByText("not run")).toBeInTheDocument();
   expect(within(table).getByText("exact 0.5")).toBeInTheDocument();
+  expect(within(table).getByText("cost $0.5000")).toBeInTheDocument();
   const sent = api.requests.find((r) => r.path.endsWith("/experiments/compare"));
   expect(sent?.query.getAll("run")).toEqual(["r1", "r2"]);
   expect(sent?.query.get("dataset")).toBe("qa/capitals");
