@@ -21,6 +21,7 @@ from axonal_api.routes import (
     compare,
     connections,
     events,
+    experiments,
     health,
     hub,
     lineage,
@@ -31,6 +32,8 @@ from axonal_api.routes import (
     models,
     projects,
     prompts,
+    public_dataset_runs,
+    public_datasets,
     public_ingest,
     public_models,
     public_prompts,
@@ -103,11 +106,14 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
+    app.include_router(public_dataset_runs.router)  # before the datasets' /{name:path}
+    app.include_router(public_datasets.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
         tracked,
         prompts,
+        experiments,
         artifacts,
         runs,
         compare,

@@ -49,7 +49,12 @@ HTTP_STATUS: dict[ErrorCode, int] = {
 
 #: Paths whose refusals are answered as Langfuse answers them (``{"message", "error"}``),
 #: with the error names its SDKs know.
-LANGFUSE_SHAPED = ("/api/public/v2/prompts",)
+LANGFUSE_SHAPED = (
+    "/api/public/v2/prompts",
+    "/api/public/v2/datasets",
+    "/api/public/dataset",
+    "/api/public/experiment",
+)
 LANGFUSE_ERRORS: dict[ErrorCode, str] = {
     ErrorCode.INVALID: "InvalidRequestError",
     ErrorCode.FORBIDDEN: "ForbiddenError",

@@ -8,6 +8,8 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_evaluation.context import Context
+from axonal_evaluation.datasets import handlers as datasets_handlers
+from axonal_evaluation.datasets import rpc as datasets_rpc
 from axonal_evaluation.settings import EvaluationSettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -22,4 +24,6 @@ SERVICE = Service(
 def build_app(settings: EvaluationSettings) -> FastStream:
     """The evaluation service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
+    datasets_rpc.register(ctx)
+    datasets_handlers.register(ctx)
     return ctx.application()

@@ -68,6 +68,14 @@ COMMANDS: dict[str, Lazy] = {
         "axonal.cli.prompts", "Prompts: versions of text and chat templates, with labels.", LLM
     ),
     "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP exporters).", LLM),
+    "datasets": Lazy(
+        "axonal.cli.datasets",
+        "Datasets: versioned items for experiments, and their runs.",
+        LLM,
+    ),
+    "experiments": Lazy(
+        "axonal.cli.experiments", "Experiments (dataset runs): compare runs item by item.", LLM
+    ),
 }
 
 

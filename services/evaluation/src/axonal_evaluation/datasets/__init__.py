@@ -1,0 +1,1 @@
+"""Datasets, their versioned items, and dataset runs (experiments) with their items."""
