@@ -169,7 +169,10 @@ async def _tracking_stand_in(nats_client, subjects, traces: dict[str, TraceDetai
 
 async def _announce(nats_client, subjects, trace_ids: list[str]) -> None:
     data = TraceIngested(project_id=P, traces=[
-        IngestedTrace(trace_id=t, trace_changed=True, observations=1, scores=1) for t in trace_ids
+        IngestedTrace(
+            trace_id=t, trace_changed=True, observations=1, scores=1, experiment_observations=1
+        )
+        for t in trace_ids
     ])  # fmt: skip
     event = new_event(data, source="/tests", project=P)
     await nats_client.jetstream().publish(

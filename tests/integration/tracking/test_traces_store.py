@@ -23,7 +23,13 @@ from axonal_events.trace_reads import (
     ListTraces,
     TraceDetail,
 )
-from axonal_events.traces import ObservationRecord, ScoreRecord, TraceBatch, TraceRecord
+from axonal_events.traces import (
+    ExperimentLink,
+    ObservationRecord,
+    ScoreRecord,
+    TraceBatch,
+    TraceRecord,
+)
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 from axonal_tracking.traces import store
@@ -153,7 +159,15 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
     ingested = await trace_events(js, subjects, 1)
     assert ingested[0]["data"] == {
         "project_id": PROJECT,
-        "traces": [{"trace_id": trace_id, "trace_changed": True, "observations": 2, "scores": 1}],
+        "traces": [
+            {
+                "trace_id": trace_id,
+                "trace_changed": True,
+                "observations": 2,
+                "scores": 1,
+                "experiment_observations": 0,
+            }
+        ],
     }
     before = await table_counts(database_url)
     await publish(js, subjects, first)  # redelivered / re-sent: nothing changes
@@ -177,7 +191,13 @@ async def test_records_merge_by_event_time_and_a_redelivered_batch_changes_nothi
             {
                 "project_id": PROJECT,
                 "traces": [
-                    {"trace_id": trace_id, "trace_changed": False, "observations": 1, "scores": 0}
+                    {
+                        "trace_id": trace_id,
+                        "trace_changed": False,
+                        "observations": 1,
+                        "scores": 0,
+                        "experiment_observations": 0,
+                    }
                 ],
             },
         ]
@@ -292,7 +312,10 @@ async def test_rows_are_sent_in_the_order_of_each_tables_row_type(tracking, data
 
 
 async def test_one_event_lists_every_trace_a_batch_changed(tracking, nats_client):
+    """Each trace with what changed; the observations an experiment ran counted apart (the
+    evaluation service reads only those traces to link dataset runs)."""
     js, subjects = nats_client.jetstream(), tracking.subjects
+    run = ExperimentLink(id="run-1", name="baseline", dataset_id="ds-1", item_id="item-1")
     ids = sorted(uuid.uuid4().hex for _ in range(3))
     await publish(
         js,
@@ -303,14 +326,18 @@ async def test_one_event_lists_every_trace_a_batch_changed(tracking, nats_client
                 ObservationRecord(id=f"o-{i}-{n}", trace_id=i, event_time=at(1))
                 for i in ids[1:]
                 for n in range(2)
-            ],
+            ]
+            + [ObservationRecord(id="o-run", trace_id=ids[2], event_time=at(1), experiment=run)],
         ),
     )
     (event,) = await trace_events(js, subjects, 1)
+    counts = {"trace_changed": False, "scores": 0}
     assert event["data"]["traces"] == [
-        {"trace_id": ids[0], "trace_changed": True, "observations": 0, "scores": 0},
-        *({"trace_id": i, "trace_changed": False, "observations": 2, "scores": 0} for i in ids[1:]),
-    ]
+        {"trace_id": ids[0], "trace_changed": True, "observations": 0, "scores": 0,
+         "experiment_observations": 0},
+        {"trace_id": ids[1], **counts, "observations": 2, "experiment_observations": 0},
+        {"trace_id": ids[2], **counts, "observations": 3, "experiment_observations": 1},
+    ]  # fmt: skip
 
 
 async def test_concurrent_writers_of_the_same_ids_merge_in_turn(tracking, database_url):

@@ -19,6 +19,11 @@ class IngestedTrace(Payload):
     trace_changed: bool = Field(description="The trace's own fields changed.")
     observations: int = Field(ge=0, description="Observations of the trace stored or changed.")
     scores: int = Field(ge=0, description="Scores on the trace stored or changed.")
+    experiment_observations: int = Field(
+        default=0,
+        ge=0,
+        description="Of those observations, the ones an experiment ran (a dataset run's item).",
+    )
 
 
 class TraceIngested(EventData):

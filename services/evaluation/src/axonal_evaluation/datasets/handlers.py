@@ -1,5 +1,6 @@
-"""Consumer of ``trace.ingested`` (durable ``evaluation-experiments``): the traces a batch
-changed are read from tracking, and those an experiment ran become its run items."""
+"""Consumer of ``trace.ingested`` (durable ``evaluation-experiments``): the traces whose
+changed observations an experiment ran are read from tracking and become its run items;
+other traces cost nothing here."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ __all__ = ["on_trace_ingested", "register"]
 async def on_trace_ingested(ctx: Context, event: CloudEvent[EventData]) -> None:
     if not isinstance(event.data, TraceIngested):
         raise Invalid(f"expected trace.ingested, got {event.type}")
-    changed = [t.trace_id for t in event.data.traces if t.observations > 0]
+    changed = [t.trace_id for t in event.data.traces if t.experiment_observations > 0]
     if changed:
         await link_traces(ctx, event.data.project_id, changed)
 

@@ -86,6 +86,7 @@ async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIn
     await store.upsert_sessions(conn, project, traces)
     changed = {row["id"] for row in traces}
     per_observation = Counter(row["trace_id"] for row in observations)
+    per_experiment = Counter(row["trace_id"] for row in observations if row.get("experiment"))
     per_score = Counter(row["trace_id"] for row in scores if row["trace_id"])
     ingested = [
         IngestedTrace(
@@ -93,6 +94,7 @@ async def store_batch(conn: Connection, received: ReceivedBatch) -> list[TraceIn
             trace_changed=trace_id in changed,
             observations=per_observation[trace_id],
             scores=per_score[trace_id],
+            experiment_observations=per_experiment[trace_id],
         )
         for trace_id in sorted(changed | set(per_observation) | set(per_score))
     ]
