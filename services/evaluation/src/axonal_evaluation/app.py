@@ -8,6 +8,8 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_evaluation.context import Context
+from axonal_evaluation.queues import rpc as queues_rpc
+from axonal_evaluation.score_configs import rpc as score_configs_rpc
 from axonal_evaluation.settings import EvaluationSettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -22,4 +24,6 @@ SERVICE = Service(
 def build_app(settings: EvaluationSettings) -> FastStream:
     """The evaluation service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
+    score_configs_rpc.register(ctx)
+    queues_rpc.register(ctx)
     return ctx.application()
