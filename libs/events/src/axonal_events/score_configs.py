@@ -121,7 +121,7 @@ class CreateScoreConfig(_Shape):
 
 
 class UpdateScoreConfig(_Shape):
-    """The fields set are changed (the result is checked as a whole); the others are kept."""
+    """The fields given (not None) are changed, the result checked as a whole; None keeps."""
 
     project_id: str = Field(min_length=1)
     id: str = Field(min_length=1)

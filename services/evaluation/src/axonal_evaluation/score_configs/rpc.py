@@ -77,13 +77,8 @@ async def list_score_configs(ctx: Context, request: ListScoreConfigs) -> ScoreCo
 
 
 async def update_score_config(ctx: Context, request: UpdateScoreConfig) -> ScoreConfig:
-    """The fields set replace the stored ones; the result must still be a valid config."""
-    changes = request.model_dump(include=request.model_fields_set - {"project_id", "id"})
-    changes = {
-        key: value
-        for key, value in changes.items()
-        if value is not None or key in ("min_value", "max_value", "description")
-    }
+    """The fields given replace the stored ones; the result must still be a valid config."""
+    changes = request.model_dump(exclude={"project_id", "id"}, exclude_none=True)
     async with transaction(ctx.pool) as conn:
         found = await store.find(conn, request.project_id, request.id, lock=True)
         if found is None:
