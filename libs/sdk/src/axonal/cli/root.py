@@ -68,6 +68,7 @@ COMMANDS: dict[str, Lazy] = {
         "axonal.cli.prompts", "Prompts: versions of text and chat templates, with labels.", LLM
     ),
     "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP exporters).", LLM),
+    "queues": Lazy("axonal.cli.queues", "Annotation queues: review and score traces.", LLM),
 }
 
 
