@@ -21,6 +21,8 @@ __all__ = ["SIZE", "TTL", "ScoreConfigCache", "ScoreConfigCacheDep", "score_conf
 
 TTL = 5.0
 SIZE = 10_000
+#: Ids per RPC (what one ``GetScoreConfigs`` takes).
+CHUNK = 1000
 
 
 class ScoreConfigCache:
@@ -45,12 +47,13 @@ class ScoreConfigCache:
             elif hit[1] is not None:
                 found[config_id] = hit[1]
         if missing:
-            read = await gw.call(
-                Evaluation.get_score_configs, GetScoreConfigs(project_id=project_id, ids=missing)
-            )
+            by_id: dict[str, ScoreConfig] = {}
+            for start in range(0, len(missing), CHUNK):
+                query = GetScoreConfigs(project_id=project_id, ids=missing[start : start + CHUNK])
+                read = await gw.call(Evaluation.get_score_configs, query)
+                by_id |= {config.id: config for config in read.data}
             if len(self._kept) + len(missing) > self.size:
                 self._kept.clear()
-            by_id = {config.id: config for config in read.data}
             for config_id in missing:
                 self._kept[project_id, config_id] = (now + self.ttl, by_id.get(config_id))
             found |= by_id
