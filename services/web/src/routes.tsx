@@ -8,11 +8,12 @@ import { eventsRoutes } from "./pages/events/routes";
 import { modelsRoutes } from "./pages/models/routes";
 import { hubRoutes } from "./pages/hub/routes";
 import { promptsRoutes } from "./pages/prompts/routes";
+import { queuesRoutes } from "./pages/queues/routes";
 import { runsRoutes } from "./pages/runs/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...eventsRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...queuesRoutes, ...eventsRoutes];
 
 export const routes: RouteObject[] = [
   {

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import uuid
 
+import httpx
+
 from .conftest import LangfuseServer
 
 SETUP = r"""
@@ -124,6 +126,10 @@ def test_configs_queues_and_completion_through_the_langfuse_sdk(langfuse: Langfu
     assert out["deleted"] is True
 
     stack = langfuse.stack
+    v1 = f"{stack.status['api_url']}/api/v1/acme/llm/annotation-queues/{ids['queue']}"
+    scored_with = httpx.get(f"{v1}/score-configs", timeout=10).json()["data"]
+    assert [c["name"] for c in scored_with] == [f"quality-{tag}", f"tone-{tag}"]
+    assert httpx.get(v1, timeout=10).json()["name"] == f"review-{tag}"
     refused = stack.cli(
         "queues", "complete", ids["queue"], item_id, "-s", f"quality-{tag}=5", "-p", "acme/llm"
     )

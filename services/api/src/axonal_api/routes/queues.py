@@ -24,9 +24,11 @@ from axonal_events.annotation_queues import (
     QueueItemPage,
     QueueObjectType,
     QueuePage,
+    QueueRef,
     QueueStatus,
 )
 from axonal_events.rpcs import Evaluation
+from axonal_events.score_configs import GetScoreConfigs, ScoreConfigList
 
 __all__ = ["router"]
 
@@ -75,6 +77,26 @@ async def create_queue(
     project_id = await project_id_of(gw, owner, project)
     request = CreateQueue(project_id=project_id, **body.model_dump())
     return await gw.call(Evaluation.create_queue, request)
+
+
+@router.get("/{queue_id}", summary="One annotation queue")
+async def get_queue(
+    gw: GatewayDep, owner: Owner, project: Project, queue_id: str
+) -> AnnotationQueue:
+    project_id = await project_id_of(gw, owner, project)
+    return await gw.call(Evaluation.get_queue, QueueRef(project_id=project_id, queue_id=queue_id))
+
+
+@router.get("/{queue_id}/score-configs", summary="The score configs a queue is scored with")
+async def queue_configs(
+    gw: GatewayDep, owner: Owner, project: Project, queue_id: str
+) -> ScoreConfigList:
+    project_id = await project_id_of(gw, owner, project)
+    queue = await gw.call(Evaluation.get_queue, QueueRef(project_id=project_id, queue_id=queue_id))
+    query = GetScoreConfigs(project_id=project_id, ids=queue.score_config_ids)
+    found = await gw.call(Evaluation.get_score_configs, query)
+    order = {config_id: i for i, config_id in enumerate(queue.score_config_ids)}
+    return ScoreConfigList(data=sorted(found.data, key=lambda c: order[c.id]))
 
 
 @router.get("/{queue_id}/items", summary="A queue's items, oldest first")
