@@ -66,6 +66,7 @@ function Review({ item, configs, queueId }: { item: QueueItem; configs: ScoreCon
   const target = item.object_type === "TRACE" ? `${base}/traces/${encodeURIComponent(item.object_id)}` : item.object_type === "SESSION" ? `${base}/sessions/${encodeURIComponent(item.object_id)}` : null;
   return (
     <form
+      className="form"
       aria-label="Review"
       noValidate
       onSubmit={(e) => {
@@ -83,10 +84,16 @@ function Review({ item, configs, queueId }: { item: QueueItem; configs: ScoreCon
         <label htmlFor="review-comment">Comment</label>
         <textarea id="review-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       </div>
-      {complete.isError ? <ErrorView error={complete.error} /> : null}
-      <button type="submit" disabled={complete.isPending}>
-        Complete
-      </button>
+      {complete.isError ? (
+        <div className="error form-error" role="alert">
+          <p>{complete.error.message}</p>
+        </div>
+      ) : null}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={complete.isPending}>
+          Complete
+        </button>
+      </div>
     </form>
   );
 }
