@@ -10,6 +10,8 @@ import uuid
 
 import httpx
 
+from axonal_testing.waiting import wait_for_sync
+
 from .conftest import LangfuseServer
 
 SETUP = r"""
@@ -226,3 +228,44 @@ def test_scores_that_break_their_config_are_refused_with_the_reason(langfuse: La
     )
     assert bad.status_code == 400
     assert "maxValue" in bad.text
+
+
+def test_an_observation_item_is_scored_on_its_trace(langfuse: LangfuseServer):
+    tag = uuid.uuid4().hex[:8]
+    http = langfuse.http
+    trace_id, span_id = f"trace-{tag}", f"span-{tag}"
+    events = [
+        {"id": f"e1-{tag}", "type": "trace-create", "timestamp": "2026-01-01T00:00:00Z",
+         "body": {"id": trace_id, "name": "answer"}},
+        {"id": f"e2-{tag}", "type": "span-create", "timestamp": "2026-01-01T00:00:00Z",
+         "body": {"id": span_id, "traceId": trace_id, "name": "retrieve"}},
+    ]  # fmt: skip
+    assert http.post("/api/public/ingestion", json={"batch": events}).status_code == 207
+    langfuse.trace(trace_id, observations=1)
+    config = http.post(
+        "/api/public/score-configs", json={"name": f"ok-{tag}", "dataType": "BOOLEAN"}
+    ).json()
+    queue = http.post(
+        "/api/public/annotation-queues",
+        json={"name": f"spans-{tag}", "scoreConfigIds": [config["id"]]},
+    ).json()
+    item = http.post(
+        f"/api/public/annotation-queues/{queue['id']}/items",
+        json={"objectId": span_id, "objectType": "OBSERVATION"},
+    ).json()
+    done = langfuse.stack.cli_json(
+        "queues", "complete", queue["id"], item["id"], "-s", f"ok-{tag}=1", "-p", "acme/llm"
+    )
+    assert done["item"]["status"] == "COMPLETED"
+    found = wait_for_sync(
+        lambda: (
+            http.get(
+                "/api/public/v3/scores", params={"queueId": queue["id"], "fields": "subject"}
+            ).json()["data"]
+            or None
+        ),
+        timeout=30,
+        message="observation score stored",
+    )
+    assert found[0]["value"] is True
+    assert found[0]["subject"]["traceId"] == trace_id

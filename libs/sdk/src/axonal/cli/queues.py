@@ -184,7 +184,8 @@ def complete(
         str | None, typer.Option("--comment", help="Kept with every score given.")
     ] = None,
     trace_id: Annotated[
-        str | None, typer.Option("--trace-id", help="The trace of an OBSERVATION item.")
+        str | None,
+        typer.Option("--trace-id", help="An OBSERVATION item's trace (looked up if left out)."),
     ] = None,
     project: ProjectOpt = None,
     as_json: AsJson = False,

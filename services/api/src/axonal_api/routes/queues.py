@@ -22,13 +22,15 @@ from axonal_events.annotation_queues import (
     ListQueues,
     QueueItem,
     QueueItemPage,
+    QueueItemRef,
     QueueObjectType,
     QueuePage,
     QueueRef,
     QueueStatus,
 )
-from axonal_events.rpcs import Evaluation
+from axonal_events.rpcs import Evaluation, Tracking
 from axonal_events.score_configs import GetScoreConfigs, ScoreConfigList
+from axonal_events.trace_reads import GetObservation
 
 __all__ = ["router"]
 
@@ -54,7 +56,9 @@ class Completion(BaseModel):
     scores: list[AnnotationScore] = Field(
         default_factory=list, description="Each names one of the queue's configs."
     )
-    trace_id: str | None = Field(default=None, description="An OBSERVATION item's trace.")
+    trace_id: str | None = Field(
+        default=None, description="An OBSERVATION item's trace (read from tracking if not given)."
+    )
 
 
 @router.get("", summary="The project's annotation queues")
@@ -138,12 +142,19 @@ async def complete_item(
     body: Completion,
 ) -> CompletedQueueItem:
     project_id = await project_id_of(gw, owner, project)
+    trace_id = body.trace_id
+    if trace_id is None:
+        ref = QueueItemRef(project_id=project_id, queue_id=queue_id, item_id=item_id)
+        item = await gw.call(Evaluation.get_queue_item, ref)
+        if item.object_type is QueueObjectType.OBSERVATION:
+            query = GetObservation(project_id=project_id, id=item.object_id)
+            trace_id = (await gw.call(Tracking.get_observation, query)).trace_id
     request = CompleteQueueItem(
         project_id=project_id,
         project=f"{owner}/{project}",
         queue_id=queue_id,
         item_id=item_id,
         scores=body.scores,
-        trace_id=body.trace_id,
+        trace_id=trace_id,
     )
     return await gw.call(Evaluation.complete_queue_item, request)
