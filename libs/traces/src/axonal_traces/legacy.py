@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from axonal_events.score_configs import ScoreConfig
 from axonal_events.traces import ObservationRecord, ObservationType, ScoreRecord, TraceRecord
 from axonal_traces import usage
 from axonal_traces.scores import InvalidRecord, score_record
 from axonal_traces.values import as_int, error_reason, parse_time
 
-__all__ = ["EventError", "LegacyRecords", "convert_batch"]
+__all__ = ["EventError", "LegacyRecords", "convert_batch", "score_config_ids"]
 
 _TRACE_FIELDS = {
     "name": "name",
@@ -153,7 +154,12 @@ def _observation(
     )
 
 
-def _event(event: Any, received_at: datetime, records: LegacyRecords) -> None:
+def _event(
+    event: Any,
+    received_at: datetime,
+    records: LegacyRecords,
+    configs: Mapping[str, ScoreConfig] | None,
+) -> None:
     """Convert one event into ``records``; raises :class:`InvalidRecord`."""
     if not isinstance(event, Mapping):
         raise InvalidRecord("an event must be a JSON object")
@@ -169,7 +175,7 @@ def _event(event: Any, received_at: datetime, records: LegacyRecords) -> None:
     if kind == "trace-create":
         records.traces.append(_trace(body, event_time))
     elif kind == "score-create":
-        records.scores.append(score_record(body, event_time=event_time))
+        records.scores.append(score_record(body, event_time=event_time, configs=configs))
     elif kind in _TYPED:
         update = kind.endswith("-update")
         records.observations.append(_observation(_TYPED[kind], body, event_time, update=update))
@@ -180,8 +186,28 @@ def _event(event: Any, received_at: datetime, records: LegacyRecords) -> None:
         raise InvalidRecord(f"type: unsupported event type {kind!r}")
 
 
-def convert_batch(batch: list[Any], *, received_at: datetime) -> LegacyRecords:
-    """Records of the valid events of ``batch`` and one :class:`EventError` per invalid one."""
+def score_config_ids(batch: list[Any]) -> set[str]:
+    """The ``configId`` of every score of ``batch``: the configs to read before converting it."""
+    return {
+        str(event["body"]["configId"])
+        for event in batch
+        if isinstance(event, Mapping)
+        and event.get("type") == "score-create"
+        and isinstance(event.get("body"), Mapping)
+        and event["body"].get("configId") is not None
+    }
+
+
+def convert_batch(
+    batch: list[Any],
+    *,
+    received_at: datetime,
+    score_configs: Mapping[str, ScoreConfig] | None = None,
+) -> LegacyRecords:
+    """Records of the valid events of ``batch`` and one :class:`EventError` per invalid one.
+
+    With ``score_configs`` (by id), scores that name a config are checked against it
+    (:func:`score_config_ids` lists the ids a batch names)."""
     records = LegacyRecords()
     for index, event in enumerate(batch):
         event_id = event.get("id") if isinstance(event, Mapping) else None
@@ -189,10 +215,12 @@ def convert_batch(batch: list[Any], *, received_at: datetime) -> LegacyRecords:
         try:
             if not isinstance(event_id, str) or not event_id:
                 raise InvalidRecord("id: every event needs a string id")
-            _event(event, received_at, records)
+            _event(event, received_at, records, score_configs)
         except (TypeError, ValueError) as exc:
             reason = error_reason(exc) if isinstance(exc, ValueError) else str(exc)
-            records.errors.append(EventError(label, 400, "Invalid request data", reason))
+            status = exc.status if isinstance(exc, InvalidRecord) else 400
+            message = "Resource not found" if status == 404 else "Invalid request data"
+            records.errors.append(EventError(label, status, message, reason))
         else:
             records.accepted.append(label)
     return records

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from axonal_events.score_configs import ScoreConfig, ScoreRefused, check_score
 from axonal_events.traces import ScoreDataType, ScoreRecord, ScoreSource
 from axonal_traces.values import error_reason, parse_time
 
@@ -28,7 +29,12 @@ _FIELDS = {
 
 
 class InvalidRecord(ValueError):
-    """A client's object cannot become a record; the message says why."""
+    """A client's object cannot become a record; the message says why, ``status`` how to
+    answer (404: the score's config does not exist)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _value(data_type: ScoreDataType | None, value: Any) -> tuple[ScoreDataType, Any, Any]:
@@ -61,19 +67,30 @@ def score_record(
     event_time: datetime,
     source: ScoreSource = ScoreSource.API,
     default_id: str | None = None,
+    configs: Mapping[str, ScoreConfig] | None = None,
 ) -> ScoreRecord:
     """The score ``body`` describes (camelCase keys); :class:`InvalidRecord` if it cannot.
 
-    A body without ``id`` gets ``default_id`` (a random one when none is given).
+    A body without ``id`` gets ``default_id`` (a random one when none is given). With
+    ``configs`` (the project's configs by id, those the bodies name), a body with a
+    ``configId`` is checked against it and takes its name and data type.
     """
     if not isinstance(body, Mapping):
         raise InvalidRecord("a score must be a JSON object")
     raw_type = body.get("dataType")
     try:
         data_type = ScoreDataType(raw_type) if raw_type is not None else None
-        kind, value, string_value = _value(data_type, body.get("value"))
-        timestamp = parse_time(body.get("timestamp"))
         fields = {name: body[key] for key, name in _FIELDS.items() if body.get(key) is not None}
+        config_id = body.get("configId")
+        if configs is not None and config_id is not None:
+            checked = check_score(
+                configs.get(str(config_id)), body.get("value"), declared=data_type
+            )
+            kind, value, string_value = checked.data_type, checked.value, checked.string_value
+            fields["name"] = checked.name
+        else:
+            kind, value, string_value = _value(data_type, body.get("value"))
+        timestamp = parse_time(body.get("timestamp"))
         fields.setdefault("id", default_id or uuid.uuid4().hex)
         if body.get("source") is not None:
             source = ScoreSource(body["source"])
@@ -86,6 +103,8 @@ def score_record(
             string_value=string_value,
             source=source,
         )
+    except ScoreRefused as exc:
+        raise InvalidRecord(str(exc), exc.status) from None
     except (TypeError, ValueError) as exc:
         raise InvalidRecord(
             error_reason(exc) if isinstance(exc, ValueError) else str(exc)

@@ -32,12 +32,15 @@ from axonal_api.routes import (
     models,
     projects,
     prompts,
+    public_annotation_queues,
     public_dataset_runs,
     public_datasets,
     public_ingest,
     public_models,
     public_prompts,
     public_read,
+    public_score_configs,
+    queues,
     runs,
     stream,
     traces_v1,
@@ -45,6 +48,7 @@ from axonal_api.routes import (
     ui,
     webhooks,
 )
+from axonal_api.score_config_cache import ScoreConfigCache
 from axonal_api.settings import ApiSettings
 from axonal_bus.broker import connect_nats, create_broker
 from axonal_bus.ping import serve_ping
@@ -98,6 +102,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     app.state.settings = settings
     app.state.gateway = None
     app.state.prompt_cache = PromptCache()
+    app.state.score_config_cache = ScoreConfigCache()
     install_error_handlers(app)
     app.include_router(health.router)
     # prompt reads first: applications fetch prompts on their own request path, and routes
@@ -108,6 +113,8 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     app.include_router(public_models.router)
     app.include_router(public_dataset_runs.router)  # before the datasets' /{name:path}
     app.include_router(public_datasets.router)
+    app.include_router(public_score_configs.router)
+    app.include_router(public_annotation_queues.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
@@ -132,6 +139,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         model_evaluations,
         lineage,
         hub,
+        queues,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

@@ -10,6 +10,8 @@ from axonal_bus.service import Service
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import handlers as datasets_handlers
 from axonal_evaluation.datasets import rpc as datasets_rpc
+from axonal_evaluation.queues import rpc as queues_rpc
+from axonal_evaluation.score_configs import rpc as score_configs_rpc
 from axonal_evaluation.settings import EvaluationSettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -26,4 +28,6 @@ def build_app(settings: EvaluationSettings) -> FastStream:
     ctx = Context(SERVICE, settings)
     datasets_rpc.register(ctx)
     datasets_handlers.register(ctx)
+    score_configs_rpc.register(ctx)
+    queues_rpc.register(ctx)
     return ctx.application()

@@ -3,6 +3,24 @@ queues, LLM connections, evaluators, their rules and jobs."""
 
 from __future__ import annotations
 
+from axonal_events.annotation_queues import (
+    AddQueueItem,
+    AnnotationQueue,
+    CompletedQueueItem,
+    CompleteQueueItem,
+    CreateQueue,
+    DeletedQueueItem,
+    ListQueueItems,
+    ListQueues,
+    QueueAssignment,
+    QueueAssignmentDeleted,
+    QueueItem,
+    QueueItemPage,
+    QueueItemRef,
+    QueuePage,
+    QueueRef,
+    UpdateQueueItem,
+)
 from axonal_events.datasets import (
     CompareRuns,
     CreateDataset,
@@ -33,6 +51,16 @@ from axonal_events.datasets import (
     UpsertDatasetItem,
 )
 from axonal_events.rpc import Rpc
+from axonal_events.score_configs import (
+    CreateScoreConfig,
+    GetScoreConfig,
+    GetScoreConfigs,
+    ListScoreConfigs,
+    ScoreConfig,
+    ScoreConfigList,
+    ScoreConfigPage,
+    UpdateScoreConfig,
+)
 
 __all__ = ["Evaluation"]
 
@@ -84,6 +112,68 @@ class Evaluation:
     )
 
     # Score configs and annotation queues.
+    create_score_config = Rpc(
+        "evaluation", "create_score_config", CreateScoreConfig, ScoreConfig, "A score config."
+    )
+    list_score_configs = Rpc(
+        "evaluation", "list_score_configs", ListScoreConfigs, ScoreConfigPage, "Score configs."
+    )
+    get_score_config = Rpc(
+        "evaluation", "get_score_config", GetScoreConfig, ScoreConfig, "One score config."
+    )
+    get_score_configs = Rpc(
+        "evaluation",
+        "get_score_configs",
+        GetScoreConfigs,
+        ScoreConfigList,
+        "The configs of these ids that exist (archived included).",
+    )
+    update_score_config = Rpc(
+        "evaluation",
+        "update_score_config",
+        UpdateScoreConfig,
+        ScoreConfig,
+        "Change or archive a score config.",
+    )
+    create_queue = Rpc(
+        "evaluation", "create_queue", CreateQueue, AnnotationQueue, "An annotation queue."
+    )
+    list_queues = Rpc("evaluation", "list_queues", ListQueues, QueuePage, "Annotation queues.")
+    get_queue = Rpc("evaluation", "get_queue", QueueRef, AnnotationQueue, "One queue.")
+    add_queue_item = Rpc(
+        "evaluation",
+        "add_queue_item",
+        AddQueueItem,
+        QueueItem,
+        "Add an object to a queue (the item already there if it is).",
+    )
+    list_queue_items = Rpc(
+        "evaluation", "list_queue_items", ListQueueItems, QueueItemPage, "A queue's items."
+    )
+    get_queue_item = Rpc("evaluation", "get_queue_item", QueueItemRef, QueueItem, "One item.")
+    update_queue_item = Rpc(
+        "evaluation", "update_queue_item", UpdateQueueItem, QueueItem, "Set an item's status."
+    )
+    delete_queue_item = Rpc(
+        "evaluation", "delete_queue_item", QueueItemRef, DeletedQueueItem, "Remove an item."
+    )
+    complete_queue_item = Rpc(
+        "evaluation",
+        "complete_queue_item",
+        CompleteQueueItem,
+        CompletedQueueItem,
+        "Complete an item and create its scores (score.created), checked against the configs.",
+    )
+    assign_queue = Rpc(
+        "evaluation", "assign_queue", QueueAssignment, QueueAssignment, "Assign a user."
+    )
+    unassign_queue = Rpc(
+        "evaluation",
+        "unassign_queue",
+        QueueAssignment,
+        QueueAssignmentDeleted,
+        "Remove a user's assignment.",
+    )
 
     # LLM connections, evaluators, rules and jobs.
 

@@ -76,6 +76,7 @@ COMMANDS: dict[str, Lazy] = {
     "experiments": Lazy(
         "axonal.cli.experiments", "Experiments (dataset runs): compare runs item by item.", LLM
     ),
+    "queues": Lazy("axonal.cli.queues", "Annotation queues: review and score traces.", LLM),
 }
 
 

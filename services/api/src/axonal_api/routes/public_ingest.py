@@ -22,12 +22,15 @@ from axonal_api.public_auth import (
     PublicError,
     install_public_errors,
 )
+from axonal_api.score_config_cache import ScoreConfigCacheDep
 from axonal_api.trace_publish import RecordRefused, RecordTooLarge, publish_records
+from axonal_events.score_configs import ScoreConfig
 from axonal_traces import (
     InvalidRecord,
     OtlpFormatError,
     convert_batch,
     convert_spans,
+    score_config_ids,
     score_record,
 )
 
@@ -115,13 +118,24 @@ async def v1_traces(request: Request, gw: GatewayDep, project: KeyProjectDep) ->
     return await _otlp(request, gw, project)
 
 
+async def _configs(
+    gw: GatewayDep, cache: ScoreConfigCacheDep, project: KeyProjectDep, ids: set[str]
+) -> dict[str, ScoreConfig] | None:
+    """The project's configs of ``ids``, to check the scores naming them (none named: None)."""
+    return await cache.get_many(gw, project.id, ids) if ids else None
+
+
 @router.post("/api/public/ingestion", status_code=207, summary="Langfuse batch ingestion")
-async def ingestion(request: Request, gw: GatewayDep, project: KeyProjectDep) -> JSONResponse:
-    """``{batch: [events], metadata?}``; answers 207 with a result per event."""
+async def ingestion(
+    request: Request, gw: GatewayDep, project: KeyProjectDep, cache: ScoreConfigCacheDep
+) -> JSONResponse:
+    """``{batch: [events], metadata?}``; answers 207 with a result per event (a score that
+    breaks its config is refused there, with the reason)."""
     raw, body = await _json(request, INGESTION_MAX_BYTES)
     if not isinstance(body, dict) or not isinstance(body.get("batch"), list):
         raise _invalid("Invalid request data: the body must be {batch: [...], metadata?}")
-    records = convert_batch(body["batch"], received_at=datetime.now(UTC))
+    configs = await _configs(gw, cache, project, score_config_ids(body["batch"]))
+    records = convert_batch(body["batch"], received_at=datetime.now(UTC), score_configs=configs)
     await _publish(
         gw,
         project,
@@ -150,16 +164,25 @@ async def ingestion(request: Request, gw: GatewayDep, project: KeyProjectDep) ->
         207: {"description": "Some scores of the array refused: {accepted, rejected, errors}"},
     },
 )
-async def scores(request: Request, gw: GatewayDep, project: KeyProjectDep) -> JSONResponse:
-    """An object answers ``{id}``; an array ``202 {message}``, or 207 when some were refused."""
+async def scores(
+    request: Request, gw: GatewayDep, project: KeyProjectDep, cache: ScoreConfigCacheDep
+) -> JSONResponse:
+    """An object answers ``{id}``; an array ``202 {message}``, or 207 when some were refused.
+    A score that breaks its config is refused with the reason (a 400, or 404 for an unknown
+    config; an entry of the 207 in an array)."""
     raw, body = await _json(request, SCORES_MAX_BYTES)
     now = datetime.now(UTC)
     # Ids the client left out derive from the body: a retried POST names the same scores.
     digest = hashlib.sha256(project.id.encode() + b"\0" + raw).hexdigest()[:28]
+    items = [body] if isinstance(body, dict) else body if isinstance(body, list) else []
+    ids = {str(i["configId"]) for i in items if isinstance(i, dict) and i.get("configId")}
+    configs = await _configs(gw, cache, project, ids)
     if isinstance(body, dict):
         try:
-            record = score_record(body, event_time=now, default_id=digest)
+            record = score_record(body, event_time=now, default_id=digest, configs=configs)
         except InvalidRecord as exc:
+            if exc.status == 404:
+                raise PublicError(404, str(exc), "LangfuseNotFoundError") from None
             raise _invalid(f"Invalid request data: {exc}") from None
         await _publish(gw, project, raw, scores=[record])
         return JSONResponse({"id": record.id})
@@ -168,7 +191,10 @@ async def scores(request: Request, gw: GatewayDep, project: KeyProjectDep) -> JS
     accepted, errors = [], []
     for index, item in enumerate(body):
         try:
-            accepted.append(score_record(item, event_time=now, default_id=f"{digest}{index:04x}"))
+            default_id = f"{digest}{index:04x}"
+            accepted.append(
+                score_record(item, event_time=now, default_id=default_id, configs=configs)
+            )
         except InvalidRecord as exc:
             errors.append({"message": str(exc)})
     await _publish(gw, project, raw, scores=accepted)
