@@ -80,7 +80,7 @@ def items(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """List a dataset's items: now, or as of ``--version``."""
+    """List a dataset's items: now, or as of --version (a time)."""
     from axonal_events.datasets import DatasetItemPage  # noqa: PLC0415
 
     path = guarded(lambda: project_path(project, "datasets", quote(name, safe=""), "items"))
