@@ -7,7 +7,12 @@ from pathlib import Path
 from faststream import FastStream
 
 from axonal_bus.service import Service
+from axonal_evaluation.adapters import AdapterJudge
+from axonal_evaluation.connections import rpc as connections_rpc
 from axonal_evaluation.context import Context
+from axonal_evaluation.evaluators import handlers as evaluators_handlers
+from axonal_evaluation.evaluators import rpc as evaluators_rpc
+from axonal_evaluation.ports import Judge
 from axonal_evaluation.settings import EvaluationSettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -19,7 +24,11 @@ SERVICE = Service(
 )
 
 
-def build_app(settings: EvaluationSettings) -> FastStream:
-    """The evaluation service on ``settings``: ``await build_app(settings).run()``."""
-    ctx = Context(SERVICE, settings)
+def build_app(settings: EvaluationSettings, *, judge: Judge | None = None) -> FastStream:
+    """The evaluation service on ``settings``: ``await build_app(settings).run()``;
+    ``judge`` replaces the LLM provider adapters."""
+    ctx = Context(SERVICE, settings, judge=judge or AdapterJudge(settings.judge_timeout))
+    connections_rpc.register(ctx)
+    evaluators_rpc.register(ctx)
+    evaluators_handlers.register(ctx)
     return ctx.application()

@@ -11,6 +11,7 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.evaluation import EvalJobDone
 from axonal_events.catalog.hub import HubComponentPushed
 from axonal_events.catalog.models import (
     ArtifactVersionCreated,
@@ -33,6 +34,7 @@ __all__ = [
     "ArtifactVersionCreated",
     "Catalog",
     "Comparison",
+    "EvalJobDone",
     "EventEntry",
     "HookRequested",
     "HubComponentPushed",
@@ -76,5 +78,6 @@ for _model in (
     PromptVersionCreated,
     PromptLabelsChanged,
     ScoreCreated,
+    EvalJobDone,
 ):
     CATALOG.register(_model)
