@@ -115,7 +115,7 @@ def test_template_variables_render_and_mapping():
 
 
 def test_a_variable_mapped_to_a_missing_field_says_which():
-    with pytest.raises(MissingField, match="variable 'answer'.*output.nope"):
+    with pytest.raises(MissingField, match=r"variable 'answer'.*output\.nope"):
         variables_of(["answer"], {"answer": "output.nope"}, DOC)
 
 
