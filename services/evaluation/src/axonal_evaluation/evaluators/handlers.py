@@ -68,7 +68,9 @@ async def on_run_job(ctx: Context, event: CloudEvent[EventData]) -> None:
 
 
 def register(ctx: Context) -> None:
-    ctx.consume_events(_online(ctx), ["trace.ingested"], on_trace_ingested, workers=4)
+    ctx.consume_events(
+        _online(ctx), ["trace.ingested"], on_trace_ingested, workers=4, ack_wait=15.0
+    )
     spec = ConsumerSpec(
         durable=f"{ctx.name}-jobs",
         filter_subjects=[online.run_job_subject(ctx)],
