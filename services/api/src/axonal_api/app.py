@@ -20,6 +20,7 @@ from axonal_api.routes import (
     automations,
     compare,
     connections,
+    evals,
     events,
     health,
     hub,
@@ -31,6 +32,7 @@ from axonal_api.routes import (
     projects,
     prompts,
     public_ingest,
+    public_llm_connections,
     public_models,
     public_prompts,
     public_read,
@@ -102,6 +104,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     public_ingest.include(app)  # Basic auth with project API keys, Langfuse-shaped errors
     app.include_router(public_read.router)
     app.include_router(public_models.router)
+    app.include_router(public_llm_connections.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
@@ -124,6 +127,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         models,
         lineage,
         hub,
+        evals,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

@@ -47,7 +47,7 @@ async def list_llm_connections(ctx: Context, request: ListLlmConnections) -> Llm
 
 
 async def delete_llm_connection(ctx: Context, request: DeleteLlmConnection) -> DeletedLlmConnection:
-    async with ctx.pool.acquire() as conn:
+    async with transaction(ctx.pool) as conn:
         if not await store.delete(conn, request.project_id, request.id):
             raise NotFound(f"LLM connection not found: '{request.id}'")
     return DeletedLlmConnection(message="LLM connection deleted")

@@ -76,12 +76,21 @@ async def count(conn: Connection, project_id: str) -> int:
 
 
 async def delete(conn: Connection, project_id: str, connection_id: str) -> bool:
-    deleted = await conn.fetchval(
-        "DELETE FROM llm_connections WHERE project_id = $1 AND id = $2 RETURNING true",
+    """Delete a connection and pause the rules that call it (they cannot run without it)."""
+    provider = await conn.fetchval(
+        "DELETE FROM llm_connections WHERE project_id = $1 AND id = $2 RETURNING provider",
         project_id,
         connection_id,
     )
-    return bool(deleted)
+    if provider is None:
+        return False
+    await conn.execute(
+        "UPDATE eval_rules SET active = false, updated_at = now() "
+        "WHERE project_id = $1 AND connection = $2 AND active",
+        project_id,
+        provider,
+    )
+    return True
 
 
 async def secret(conn: Connection, project_id: str, provider: str) -> Secret | None:
