@@ -68,6 +68,9 @@ COMMANDS: dict[str, Lazy] = {
         "axonal.cli.prompts", "Prompts: versions of text and chat templates, with labels.", LLM
     ),
     "keys": Lazy("axonal.cli.keys", "Project API keys (Langfuse SDK, OTLP exporters).", LLM),
+    "evals": Lazy(
+        "axonal.cli.evals", "LLM-as-a-judge evaluators: templates, online rules, jobs.", LLM
+    ),
 }
 
 
