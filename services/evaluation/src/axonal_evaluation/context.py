@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 
 from axonal_bus.service import Service, ServiceContext
 from axonal_evaluation.ports import Judge
 from axonal_evaluation.settings import EvaluationSettings
+from axonal_events.trace_reads import TraceDetail
 
-__all__ = ["Context"]
+__all__ = ["Context", "RecentTraces"]
+
+
+class RecentTraces:
+    """Traces this replica just read to match rules, for the jobs due at once (no delay) to
+    judge without reading them again; the oldest are dropped beyond ``size``."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._size = size
+        self._traces: OrderedDict[str, TraceDetail] = OrderedDict()
+
+    def put(self, detail: TraceDetail) -> None:
+        self._traces[detail.trace.id] = detail
+        self._traces.move_to_end(detail.trace.id)
+        while len(self._traces) > self._size:
+            self._traces.popitem(last=False)
+
+    def take(self, trace_id: str) -> TraceDetail | None:
+        return self._traces.pop(trace_id, None)
 
 
 class Context(ServiceContext[EvaluationSettings]):
@@ -22,6 +42,7 @@ class Context(ServiceContext[EvaluationSettings]):
         super().__init__(service, settings)
         self.judge = judge
         self._caps: dict[str, asyncio.Semaphore] = {}
+        self.recent = RecentTraces()
 
     def rule_cap(self, rule_id: str, limit: int) -> asyncio.Semaphore:
         """The semaphore holding one rule to ``limit`` judge calls at once on this replica."""

@@ -12,7 +12,10 @@ from typing import Any
 
 from axonal_events.evaluators import RuleFilter
 
-__all__ = ["matches", "sampled", "target_key"]
+__all__ = ["JUDGE_TRACE_PREFIX", "matches", "sampled", "target_key"]
+
+#: The ids of the judges' own traces start so: no rule reads them.
+JUDGE_TRACE_PREFIX = "eval-judge-"
 
 
 def matches(rule_filter: RuleFilter, target: Mapping[str, Any], trace: Mapping[str, Any]) -> bool:

@@ -69,7 +69,7 @@ async def on_run_job(ctx: Context, event: CloudEvent[EventData]) -> None:
 
 def register(ctx: Context) -> None:
     ctx.consume_events(
-        _online(ctx), ["trace.ingested"], on_trace_ingested, workers=4, ack_wait=15.0
+        _online(ctx), ["trace.ingested"], on_trace_ingested, workers=16, ack_wait=15.0
     )
     spec = ConsumerSpec(
         durable=f"{ctx.name}-jobs",

@@ -7,6 +7,7 @@ redelivered event, or a later batch of the same trace, adds none.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,7 +19,7 @@ from axonal_bus.inbox import claim
 from axonal_bus.outbox import PendingEvents
 from axonal_db import transaction
 from axonal_evaluation.context import Context
-from axonal_evaluation.domain.rules import matches, sampled, target_key
+from axonal_evaluation.domain.rules import JUDGE_TRACE_PREFIX, matches, sampled, target_key
 from axonal_evaluation.evaluators import store
 from axonal_events import new_event
 from axonal_events.catalog.traces import TraceIngested
@@ -29,6 +30,7 @@ from axonal_events.trace_reads import GetTrace, TraceDetail
 __all__ = ["fetch_trace", "ingested", "plan", "run_job_subject"]
 
 _RPC_TIMEOUT = 10.0
+_FETCHES = 16  # trace reads of one event in flight at once
 
 
 def run_job_subject(ctx: Context) -> str:
@@ -49,7 +51,10 @@ async def fetch_trace(ctx: Context, project_id: str, trace_id: str) -> TraceDeta
 
 
 def plan(rules: list[EvalRule], detail: TraceDetail, now: datetime) -> list[store.NewJob]:
-    """The jobs ``rules`` make of one trace: each matching, sampled target once."""
+    """The jobs ``rules`` make of one trace: each matching, sampled target once; none of the
+    platform's own traces (environments ``langfuse-*``: the judges' calls)."""
+    if detail.trace.environment.startswith("langfuse-"):
+        return []
     trace = detail.trace.model_dump(mode="json")
     jobs = []
     for rule in rules:
@@ -72,16 +77,29 @@ def plan(rules: list[EvalRule], detail: TraceDetail, now: datetime) -> list[stor
 
 async def ingested(ctx: Context, consumer: str, event_id: str, data: TraceIngested) -> None:
     """Create the jobs of one ``trace.ingested`` event, once."""
-    async with ctx.pool.acquire() as conn:
-        rules = await store.active_rules(conn, data.project_id)
+    async with ctx.pool.acquire() as db:
+        rules = await store.active_rules(db, data.project_id)
     if not rules:
         return
     now = datetime.now(UTC)
-    new: list[store.NewJob] = []
-    for item in data.traces:
-        detail = await fetch_trace(ctx, data.project_id, item.trace_id)
+    limit = asyncio.Semaphore(_FETCHES)
+
+    async def fetch(trace_id: str) -> TraceDetail | None:
+        async with limit:
+            return await fetch_trace(ctx, data.project_id, trace_id)
+
+    wanted = [  # a rule filters on what a trace is and holds, never on its scores
+        t.trace_id
+        for t in data.traces
+        if (t.trace_changed or t.observations) and not t.trace_id.startswith(JUDGE_TRACE_PREFIX)
+    ]
+    if not wanted:
+        return  # nothing a rule could match: no job, nothing to record
+    details = await asyncio.gather(*(fetch(trace_id) for trace_id in wanted))
+    new = [job for d in details if d is not None for job in plan(rules, d, now)]
+    for detail in details:
         if detail is not None:
-            new.extend(plan(rules, detail, now))
+            ctx.recent.put(detail)
     pending = PendingEvents(ctx.subjects)
     async with transaction(ctx.pool) as conn:
         if not await claim(conn, consumer, event_id):

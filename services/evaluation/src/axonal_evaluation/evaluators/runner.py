@@ -125,7 +125,10 @@ async def judge(
         secret = await connections.secret(conn, job.project_id, rule.connection)
     if secret is None:
         raise Failed(f"LLM connection '{rule.connection}' is missing")
-    detail = await fetch_trace(ctx, job.project_id, job.trace_id)
+    # a delayed job reads the trace as it is now (late spans included); one due at once may
+    # take the read that matched it
+    detail = None if rule.delay_seconds else ctx.recent.take(job.trace_id)
+    detail = detail or await fetch_trace(ctx, job.project_id, job.trace_id)
     if detail is None:
         raise Failed(f"trace {job.trace_id} is not stored")
     document, environment = _document(detail, job.observation_id)

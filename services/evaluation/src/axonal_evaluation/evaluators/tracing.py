@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from axonal_bus.broker import jetstream
 from axonal_evaluation.context import Context
+from axonal_evaluation.domain.rules import JUDGE_TRACE_PREFIX
 from axonal_events.traces import (
     ObservationLevel,
     ObservationRecord,
@@ -36,7 +37,7 @@ class JudgeSpan:
 
     @property
     def trace_id(self) -> str:
-        return uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:eval-judge:{self.job_id}").hex
+        return JUDGE_TRACE_PREFIX + uuid.uuid5(uuid.NAMESPACE_URL, self.job_id).hex
 
 
 async def publish_judge_trace(ctx: Context, project_id: str, project: str, span: JudgeSpan) -> None:
