@@ -35,7 +35,7 @@ _SCORE = re.compile(r"SCORE=(-?[0-9.]+)")
 
 @dataclass(frozen=True)
 class Recorded:
-    """One request the double received: its path and JSON body."""
+    """One request the double received: its path, JSON body and headers (names lowercase)."""
 
     path: str
     body: dict[str, Any]
@@ -68,7 +68,8 @@ class LlmDouble(ThreadingHTTPServer):
 
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                status, body, headers = double.handle(self.path, raw, dict(self.headers.items()))
+                sent = {k.lower(): v for k, v in self.headers.items()}
+                status, body, headers = double.handle(self.path, raw, sent)
                 payload = json.dumps(body).encode() if not isinstance(body, bytes) else body
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
