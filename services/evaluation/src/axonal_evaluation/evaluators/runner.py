@@ -138,11 +138,20 @@ async def judge(
     except MissingField as exc:
         raise Failed(str(exc)) from None
     key = ctx.settings.secret_key
-    headers = secrets.decrypt(key, secret.headers_encrypted) if secret.headers_encrypted else "{}"
+    try:
+        api_key = secrets.decrypt(key, secret.secret_encrypted)
+        headers = (
+            secrets.decrypt(key, secret.headers_encrypted) if secret.headers_encrypted else "{}"
+        )
+    except secrets.InvalidToken:
+        raise Failed(
+            f"LLM connection '{rule.connection}': its secret was encrypted with another key "
+            "than AXONAL_EVALUATION_SECRET_KEY: upsert it again"
+        ) from None
     span.prompt = render(text, values)
     call = JudgeCall(
         adapter=secret.adapter,
-        secret_key=secrets.decrypt(key, secret.secret_encrypted),
+        secret_key=api_key,
         base_url=secret.base_url,
         model=rule.model,
         prompt=span.prompt,
