@@ -1,7 +1,11 @@
 """LLM connections through the unmodified Langfuse SDK: upserted by provider, listed with the
-secret masked, deleted; a bad adapter refused with a 400 naming the field."""
+secret masked, deleted; a bad adapter refused with a 400 naming the field. Then an online rule
+made with ``axonal evals`` scores a trace the SDK sends, read back with the SDK."""
 
 from __future__ import annotations
+
+from axonal_testing.llm_double import llm_double
+from axonal_testing.waiting import wait_for_sync
 
 from .conftest import LangfuseServer
 
@@ -57,3 +61,68 @@ def test_a_bad_adapter_is_a_400_naming_it(langfuse: LangfuseServer):
     missing = langfuse.http.put("/api/public/llm-connections", json={"provider": "x"})
     assert missing.status_code == 422, missing.text  # as every body the api cannot read
     assert "body.secretKey" in missing.text
+
+
+TRACE_SCRIPT = r"""
+import json
+from langfuse import Langfuse, propagate_attributes
+
+lf = Langfuse()
+with propagate_attributes(trace_name="chat"):
+    with lf.start_as_current_observation(name="chat", input="what is 2+2?") as root:
+        root.update(output={"answer": "4 SCORE=0.8"})
+        trace_id = lf.get_current_trace_id()
+lf.flush()
+lf.shutdown()
+print(json.dumps({"trace_id": trace_id}))
+"""
+
+SCORES_SCRIPT = r"""
+import json, sys
+from langfuse import Langfuse
+
+lf = Langfuse()
+found = lf.api.scores.get_many(trace_id=sys.argv[1])
+print(json.dumps([s.dict(by_alias=True) for s in found.data], default=str))
+"""
+
+
+def test_an_online_rule_scores_an_sdk_trace(langfuse: LangfuseServer):
+    stack, project = langfuse.stack, ["-p", "acme/llm"]
+    with llm_double() as double:
+        reply = langfuse.http.put(
+            "/api/public/llm-connections",
+            json={"provider": "judge", "adapter": "openai", "secretKey": "sk-judge-1234",
+                  "baseURL": double.base_url},
+        )  # fmt: skip
+        assert reply.status_code == 200, reply.text
+        prompt = "Question: {{question}} Answer: {{answer}}"
+        stack.cli_json("evals", "templates", "create", "helpful", "--prompt", prompt, *project)
+        rule = stack.cli_json(
+            "evals", "rules", "create", "chat-rule", "--template", "helpful",
+            "--connection", "judge", "--model", "gpt-judge", "--name", "chat",
+            "--var", "question=input", "--var", "answer=output.answer", *project,
+        )  # fmt: skip
+        assert rule["active"] is True
+        listed = stack.cli_json("evals", "rules", "ls", *project)
+        assert [r["name"] for r in listed] == ["chat-rule"]
+        trace_id = langfuse.run_sdk(TRACE_SCRIPT)["trace_id"]
+
+        def judged() -> list[dict] | None:
+            jobs = stack.cli_json("evals", "jobs", "ls", "--rule", "chat-rule", *project)
+            return jobs if jobs and jobs[0]["state"] == "succeeded" else None
+
+        (job,) = wait_for_sync(judged, timeout=60, message="the trace judged")
+        shown = stack.cli_json("evals", "jobs", "get", job["id"], *project)
+        off = stack.cli_json("evals", "rules", "deactivate", "chat-rule", *project)
+    assert job["trace_id"] == trace_id
+    assert shown["score_value"] == 0.8
+    assert off["active"] is False
+    langfuse.trace(trace_id, scores=1)
+    (score,) = langfuse.run_sdk(SCORES_SCRIPT, trace_id)
+    assert score["name"] == "helpful"
+    assert score["source"] == "EVAL"
+    assert score["value"] == 0.8
+    refused = stack.cli("evals", "rules", "activate", "nope", *project)
+    assert refused.returncode != 0
+    assert "nope" in refused.stdout + refused.stderr
