@@ -1,0 +1,40 @@
+"""A job's states in the database: pending -> running -> succeeded or failed, never back; a
+(rule, target) pair gets one job however often it is planned."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from axonal_db import connect
+from axonal_evaluation.evaluators import store
+from axonal_testing.llm_double import llm_double
+
+from .evaluators_setup import PROJECT_ID, judge_rule
+
+
+async def test_job_states_move_forward_only(evaluation, nats_client, database_url):
+    with llm_double() as double:
+        rule = await judge_rule(nats_client, evaluation.subjects, double.base_url)
+    conn = await connect(database_url, schema="evaluation")
+    now = datetime.now(UTC)
+    job = store.NewJob("job-1", PROJECT_ID, rule.id, "trace-1", "trace-1", None, now)
+    assert await store.insert_jobs(conn, [job]) == ["job-1"]
+    again = job._replace(id="job-2")  # the same rule and target, planned again
+    assert await store.insert_jobs(conn, [job, again]) == []
+    pending = await store.job(conn, PROJECT_ID, "job-1")
+    assert (pending.state, pending.attempts) == ("pending", 0)
+    running = await store.start_job(conn, "job-1")
+    assert (running.state, running.attempts) == ("running", 1)
+    rerun = await store.start_job(conn, "job-1")  # a redelivery after a crash runs it again
+    assert (rerun.state, rerun.attempts) == ("running", 2)
+    answer = {"verdict": "good"}
+    failed = await store.finish_job(conn, "job-1", state="failed", reason="bad", answer=answer)
+    assert failed
+    assert not await store.finish_job(conn, "job-1", state="succeeded", score_value=1.0)
+    assert await store.start_job(conn, "job-1") is None, "a finished job never runs again"
+    done = await store.job(conn, PROJECT_ID, "job-1")
+    assert (done.state, done.reason, done.answer, done.score_value) == (
+        "failed", "bad", answer, None
+    )  # fmt: skip
+    assert await store.job(conn, "another-project", "job-1") is None
+    await conn.close()
