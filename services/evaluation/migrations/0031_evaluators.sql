@@ -27,6 +27,7 @@ CREATE TABLE eval_rules (
     sampling        double precision NOT NULL CHECK (sampling BETWEEN 0 AND 1),
     delay_seconds   double precision NOT NULL DEFAULT 0,
     max_concurrency integer     NOT NULL DEFAULT 8,
+    max_per_minute  integer,
     active          boolean     NOT NULL DEFAULT true,
     created_at      timestamptz NOT NULL DEFAULT now(),
     updated_at      timestamptz NOT NULL DEFAULT now(),

@@ -152,6 +152,9 @@ class CreateEvalRule(Payload):
     sampling: float = Field(default=1.0, ge=0.0, le=1.0)
     delay_seconds: float = Field(default=0.0, ge=0.0, le=3600.0)
     max_concurrency: int = Field(default=8, ge=1, le=1000)
+    max_per_minute: int | None = Field(
+        default=None, ge=1, description="Judge calls a minute (per replica); none: no cap."
+    )
     active: bool = True
 
 
@@ -170,6 +173,7 @@ class EvalRule(Payload):
     sampling: float
     delay_seconds: float
     max_concurrency: int
+    max_per_minute: int | None = None
     active: bool
     created_at: datetime
     updated_at: datetime

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 
 from axonal_bus.service import Service, ServiceContext
@@ -10,7 +11,21 @@ from axonal_evaluation.ports import Judge
 from axonal_evaluation.settings import EvaluationSettings
 from axonal_events.trace_reads import TraceDetail
 
-__all__ = ["Context", "RecentTraces"]
+__all__ = ["Context", "Pace", "RecentTraces"]
+
+
+class Pace:
+    """Lets one call through every ``interval`` seconds, in the order they asked."""
+
+    def __init__(self, interval: float) -> None:
+        self._interval = interval
+        self._next = 0.0
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        slot = max(now, self._next)
+        self._next = slot + self._interval
+        await asyncio.sleep(slot - now)
 
 
 class RecentTraces:
@@ -42,7 +57,16 @@ class Context(ServiceContext[EvaluationSettings]):
         super().__init__(service, settings)
         self.judge = judge
         self._caps: dict[str, asyncio.Semaphore] = {}
+        self._paces: dict[str, Pace] = {}
         self.recent = RecentTraces()
+
+    def rule_pace(self, rule_id: str, per_minute: int) -> Pace:
+        """What spaces one rule's judge calls to ``per_minute`` on this replica."""
+        key = f"{rule_id}:{per_minute}"
+        pace = self._paces.get(key)
+        if pace is None:
+            pace = self._paces[key] = Pace(60.0 / per_minute)
+        return pace
 
     def rule_cap(self, rule_id: str, limit: int) -> asyncio.Semaphore:
         """The semaphore holding one rule to ``limit`` judge calls at once on this replica."""

@@ -152,6 +152,9 @@ def rules_create(
     sampling: Annotated[float, typer.Option("--sampling", min=0, max=1)] = 1.0,
     delay: Annotated[float, typer.Option("--delay", min=0, help="Seconds to wait.")] = 0.0,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1)] = 8,
+    per_minute: Annotated[
+        int | None, typer.Option("--per-minute", min=1, help="Judge calls a minute at most.")
+    ] = None,
     inactive: Annotated[bool, typer.Option("--inactive", help="Create it paused.")] = False,
     project: ProjectOpt = None,
     as_json: AsJson = False,
@@ -167,6 +170,7 @@ def rules_create(
                    "types": [observation_type] if observation_type else []},
         "mapping": _pairs(var or [], "VARIABLE=SELECTOR, for example answer=output.answer"),
         "sampling": sampling, "delay_seconds": delay, "max_concurrency": concurrency,
+        "max_per_minute": per_minute,
         "active": not inactive,
     }  # fmt: skip
     path = guarded(lambda: _path(project, "rules"))

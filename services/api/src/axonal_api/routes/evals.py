@@ -65,6 +65,7 @@ class RuleBody(BaseModel):
     sampling: float = 1.0
     delay_seconds: float = 0.0
     max_concurrency: int = 8
+    max_per_minute: int | None = None
     active: bool = True
 
 

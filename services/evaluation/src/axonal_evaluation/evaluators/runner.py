@@ -20,7 +20,7 @@ from axonal_bus.errors import RemoteError
 from axonal_bus.outbox import PendingEvents
 from axonal_db import transaction
 from axonal_evaluation.connections import store as connections
-from axonal_evaluation.context import Context
+from axonal_evaluation.context import Context, Pace
 from axonal_evaluation.domain import secrets
 from axonal_evaluation.domain.judging import (
     OUTPUT_SCHEMA,
@@ -96,9 +96,11 @@ def _document(detail: TraceDetail, observation_id: str | None) -> tuple[dict[str
     raise Failed(f"observation {observation_id} is not in trace {detail.trace.id}")
 
 
-async def _ask(ctx: Context, call: JudgeCall, span: JudgeSpan) -> Any:
+async def _ask(ctx: Context, call: JudgeCall, span: JudgeSpan, pace: Pace | None) -> Any:
     """The judge's parsed answer, asking again on 429 and 5xx (after Retry-After)."""
     for attempt in range(1, MAX_PROVIDER_ATTEMPTS + 1):
+        if pace is not None:
+            await pace.wait()
         try:
             judged = await ctx.judge.judge(call)
         except ProviderBusy as exc:
@@ -160,7 +162,8 @@ async def judge(
     )
     answer: Any = None
     for _ in range(SCHEMA_ATTEMPTS):
-        answer = await _ask(ctx, call, span)
+        pace = ctx.rule_pace(rule.id, rule.max_per_minute) if rule.max_per_minute else None
+        answer = await _ask(ctx, call, span, pace)
         try:
             value, reasoning = check_answer(answer)
         except BadAnswer as exc:

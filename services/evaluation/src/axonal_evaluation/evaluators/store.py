@@ -32,7 +32,7 @@ _TEMPLATE = (
 _RULE = (
     "r.id, r.project_id, r.project, r.name, r.template_id, t.name AS template, r.connection, "
     "r.model, r.target, r.filter, r.mapping, r.sampling, r.delay_seconds, r.max_concurrency, "
-    "r.active, r.created_at, r.updated_at"
+    "r.max_per_minute, r.active, r.created_at, r.updated_at"
 )
 _RULES = "eval_rules r JOIN eval_templates t ON t.id = r.template_id"
 _JOB = (
@@ -91,9 +91,9 @@ async def template(conn: Connection, project_id: str, key: str) -> EvalTemplate 
 async def insert_rule(conn: Connection, rule: EvalRule) -> bool:
     done = await conn.fetchval(
         "INSERT INTO eval_rules (id, project_id, project, name, template_id, connection, model, "
-        "target, filter, mapping, sampling, delay_seconds, max_concurrency, active, created_at, "
-        "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
-        "$15) ON CONFLICT (project_id, name) DO NOTHING RETURNING true",
+        "target, filter, mapping, sampling, delay_seconds, max_concurrency, max_per_minute, "
+        "active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+        "$12, $13, $14, $15, $16, $16) ON CONFLICT (project_id, name) DO NOTHING RETURNING true",
         rule.id,
         rule.project_id,
         rule.project,
@@ -107,6 +107,7 @@ async def insert_rule(conn: Connection, rule: EvalRule) -> bool:
         rule.sampling,
         rule.delay_seconds,
         rule.max_concurrency,
+        rule.max_per_minute,
         rule.active,
         rule.created_at,
     )
