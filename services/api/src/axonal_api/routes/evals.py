@@ -37,7 +37,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api/v1/{owner}/{project}/evals", tags=["evaluators"], responses=ERRORS)
 
 
-class TemplateBody(BaseModel):
+class EvalTemplateBody(BaseModel):
     """A judge template: inline ``prompt`` with ``{{variables}}``, or a registry prompt."""
 
     model_config = ConfigDict(extra="forbid")
@@ -50,7 +50,7 @@ class TemplateBody(BaseModel):
     description: str | None = None
 
 
-class RuleBody(BaseModel):
+class EvalRuleBody(BaseModel):
     """An online rule: which new traces (or observations) a template scores, with what."""
 
     model_config = ConfigDict(extra="forbid")
@@ -88,7 +88,7 @@ async def list_templates(gw: GatewayDep, owner: Owner, project: Project) -> Eval
 
 @router.post("/templates", status_code=201, summary="Create a judge template")
 async def create_template(
-    gw: GatewayDep, owner: Owner, project: Project, body: TemplateBody
+    gw: GatewayDep, owner: Owner, project: Project, body: EvalTemplateBody
 ) -> EvalTemplate:
     project_id = await project_id_of(gw, owner, project)
     request = _build(CreateEvalTemplate, {"project_id": project_id, **body.model_dump()})
@@ -102,7 +102,9 @@ async def list_rules(gw: GatewayDep, owner: Owner, project: Project) -> EvalRule
 
 
 @router.post("/rules", status_code=201, summary="Create an online evaluation rule")
-async def create_rule(gw: GatewayDep, owner: Owner, project: Project, body: RuleBody) -> EvalRule:
+async def create_rule(
+    gw: GatewayDep, owner: Owner, project: Project, body: EvalRuleBody
+) -> EvalRule:
     project_id = await project_id_of(gw, owner, project)
     fields = {"project_id": project_id, "project": f"{owner}/{project}", **body.model_dump()}
     return await gw.call(Evaluation.create_eval_rule, _build(CreateEvalRule, fields))

@@ -35,7 +35,7 @@ router = APIRouter(
 )
 
 
-class UpsertBody(BaseModel):
+class UpsertLlmConnectionRequest(BaseModel):
     """Langfuse's ``UpsertLlmConnectionRequest``."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
@@ -70,7 +70,7 @@ class LangfuseLlmConnection(Camel):
         return cls.model_validate(found.model_dump(exclude={"project_id"}))
 
 
-class DeletedBody(BaseModel):
+class DeleteLlmConnectionResponse(BaseModel):
     message: str
 
 
@@ -89,7 +89,7 @@ async def list_connections(
 
 @router.put("", summary="Create or replace the connection of a provider name")
 async def upsert_connection(
-    gw: GatewayDep, project: KeyProjectDep, body: UpsertBody
+    gw: GatewayDep, project: KeyProjectDep, body: UpsertLlmConnectionRequest
 ) -> LangfuseLlmConnection:
     try:
         request = UpsertLlmConnection.model_validate(
@@ -115,7 +115,7 @@ async def upsert_connection(
 @router.delete("/{connection_id}", summary="Delete a connection")
 async def delete_connection(
     gw: GatewayDep, project: KeyProjectDep, connection_id: str
-) -> DeletedBody:
+) -> DeleteLlmConnectionResponse:
     query = DeleteLlmConnection(project_id=project.id, id=connection_id)
     deleted = await gw.call(Evaluation.delete_llm_connection, query)
-    return DeletedBody(message=deleted.message)
+    return DeleteLlmConnectionResponse(message=deleted.message)
