@@ -1,5 +1,6 @@
 """A job's states in the database: pending -> running -> succeeded or failed, never back; a
-(rule, target) pair gets one job however often it is planned."""
+(rule, target) pair gets one job however often it is planned; a malformed job command is
+dead-lettered."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from datetime import UTC, datetime
 
 from axonal_db import connect
 from axonal_evaluation.evaluators import store
+from axonal_events import StreamKind
+from axonal_testing.bus import read_stream
 from axonal_testing.llm_double import llm_double
+from axonal_testing.waiting import wait_for
 
 from .evaluators_setup import PROJECT_ID, judge_rule
 
@@ -38,3 +42,14 @@ async def test_job_states_move_forward_only(evaluation, nats_client, database_ur
     )  # fmt: skip
     assert await store.job(conn, "another-project", "job-1") is None
     await conn.close()
+
+
+async def test_a_malformed_job_command_is_dead_lettered(evaluation, nats_client):
+    js, subjects = nats_client.jetstream(), evaluation.subjects
+    subject = subjects.command("evaluation", "run_job")
+    await js.publish(subject, b"{oops", headers={"Nats-Msg-Id": "bad-job"})
+    dead = await wait_for(
+        lambda: read_stream(js, subjects.stream_name(StreamKind.DLQ)), message="dead letter"
+    )
+    assert [d[0] for d in dead] == [subjects.dlq("evaluation-jobs")]
+    assert dead[0][1] == b"{oops"
