@@ -96,7 +96,11 @@ async def ingested(ctx: Context, consumer: str, event_id: str, data: TraceIngest
     if not wanted:
         return  # nothing a rule could match: no job, nothing to record
     details = await asyncio.gather(*(fetch(trace_id) for trace_id in wanted))
-    new = [job for d in details if d is not None for job in plan(rules, d, now)]
+    # in one order, so that two events inserting the same jobs at once wait, never deadlock
+    new = sorted(
+        (job for d in details if d is not None for job in plan(rules, d, now)),
+        key=lambda job: (job.rule_id, job.target_key),
+    )
     for detail in details:
         if detail is not None:
             ctx.recent.put(detail)
