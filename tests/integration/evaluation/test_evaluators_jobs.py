@@ -7,7 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from axonal_db import connect
-from axonal_evaluation.evaluators import store
+from axonal_evaluation.app import build_app
+from axonal_evaluation.evaluators import runner, store
+from axonal_evaluation.settings import EvaluationSettings
 from axonal_events import StreamKind
 from axonal_testing.bus import read_stream
 from axonal_testing.llm_double import llm_double
@@ -53,3 +55,20 @@ async def test_a_malformed_job_command_is_dead_lettered(evaluation, nats_client)
     )
     assert [d[0] for d in dead] == [subjects.dlq("evaluation-jobs")]
     assert dead[0][1] == b"{oops"
+
+
+async def test_a_job_whose_last_delivery_fails_says_why(
+    service_settings, running_service, nats_client, database_url
+):
+    settings = service_settings(EvaluationSettings)
+    ctx = await running_service(build_app(settings))
+    with llm_double() as double:
+        rule = await judge_rule(nats_client, settings.subjects, double.base_url)
+    conn = await connect(database_url, schema="evaluation")
+    new = store.NewJob("job-9", PROJECT_ID, rule.id, "t9", "t9", None, datetime.now(UTC))
+    await store.insert_jobs(conn, [new])
+    running = await store.start_job(conn, "job-9")
+    await runner.give_up(ctx, running, "RuntimeError: boom (after 8 deliveries)")
+    failed = await store.job(conn, PROJECT_ID, "job-9")
+    await conn.close()
+    assert (failed.state, failed.reason) == ("failed", "RuntimeError: boom (after 8 deliveries)")

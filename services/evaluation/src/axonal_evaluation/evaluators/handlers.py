@@ -16,6 +16,7 @@ from faststream.nats import NatsMessage
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Invalid
+from axonal_bus.retry import RetryPolicy
 from axonal_evaluation.context import Context
 from axonal_evaluation.evaluators import online, runner, store
 from axonal_events import CloudEvent, EventData, StreamKind
@@ -28,6 +29,7 @@ __all__ = ["JOB_COMMANDS", "on_run_job", "on_trace_ingested", "register"]
 JOB_COMMANDS = Catalog()
 JOB_COMMANDS.register(RunEvalJob)
 _ACK_WAIT = 10.0
+_POLICY = RetryPolicy()
 
 
 def _online(ctx: Context) -> str:
@@ -61,6 +63,12 @@ async def on_run_job(ctx: Context, event: CloudEvent[EventData]) -> None:
     beat = asyncio.create_task(_keep_in_progress(message))
     try:
         await runner.run(ctx, job)
+    except Exception as exc:
+        delivered = message.raw_message.metadata.num_delivered
+        if not _POLICY.exhausted(delivered):
+            raise  # tried again later
+        reason = f"{type(exc).__name__}: {exc} (after {delivered} deliveries)"
+        await runner.give_up(ctx, job, reason)  # the job says why, rather than stay running
     finally:
         beat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -80,5 +88,6 @@ def register(ctx: Context) -> None:
         ack_wait=_ACK_WAIT,
         max_ack_pending=10_000,
         workers=ctx.settings.job_workers,
+        policy=_POLICY,
     )
     ctx.consume(spec, on_run_job)

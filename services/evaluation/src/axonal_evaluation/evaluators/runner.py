@@ -46,7 +46,7 @@ from axonal_events.rpcs import Registry
 from axonal_events.trace_reads import TraceDetail
 from axonal_events.traces import ScoreRecord, ScoreSource
 
-__all__ = ["Failed", "Outcome", "run"]
+__all__ = ["Failed", "Outcome", "give_up", "run"]
 
 #: Judge answers asked for when the first breaks the output schema.
 SCHEMA_ATTEMPTS = 2
@@ -178,13 +178,26 @@ def _headers(text: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in json.loads(text).items()}
 
 
-async def run(ctx: Context, job: EvalJob) -> None:
-    """Run ``job`` (already due) and record how it ended."""
+async def _rule_of(ctx: Context, job: EvalJob) -> tuple[EvalRule, EvalTemplate] | None:
     async with ctx.pool.acquire() as conn:
         rule = await store.rule(conn, job.project_id, job.rule_id)
         template = await store.template(conn, job.project_id, rule.template_id) if rule else None
-    if rule is None or template is None:
-        return  # the rule was deleted with its jobs
+    return (rule, template) if rule and template else None  # none: deleted with its jobs
+
+
+async def give_up(ctx: Context, job: EvalJob, reason: str) -> None:
+    """Fail ``job`` with ``reason``: its last delivery failed unexpectedly."""
+    found = await _rule_of(ctx, job)
+    if found is not None:
+        await _finish(ctx, job, *found, Failed(reason))
+
+
+async def run(ctx: Context, job: EvalJob) -> None:
+    """Run ``job`` (already due) and record how it ended."""
+    found = await _rule_of(ctx, job)
+    if found is None:
+        return
+    rule, template = found
     async with ctx.rule_cap(rule.id, rule.max_concurrency):
         async with transaction(ctx.pool) as conn:
             started = await store.start_job(conn, job.id)
