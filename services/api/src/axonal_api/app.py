@@ -20,6 +20,7 @@ from axonal_api.routes import (
     automations,
     compare,
     connections,
+    evals,
     events,
     experiments,
     health,
@@ -36,6 +37,7 @@ from axonal_api.routes import (
     public_dataset_runs,
     public_datasets,
     public_ingest,
+    public_llm_connections,
     public_models,
     public_prompts,
     public_read,
@@ -115,6 +117,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     app.include_router(public_datasets.router)
     app.include_router(public_score_configs.router)
     app.include_router(public_annotation_queues.router)
+    app.include_router(public_llm_connections.router)
     # metrics and tracked before runs, whose /{uuid}/{verb} would take their paths
     for module in (
         metrics,
@@ -140,6 +143,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         lineage,
         hub,
         queues,
+        evals,
     ):
         app.include_router(module.router, dependencies=[Depends(authorize)])
     if settings.api_web_dir is not None:

@@ -7,9 +7,14 @@ from pathlib import Path
 from faststream import FastStream
 
 from axonal_bus.service import Service
+from axonal_evaluation.adapters import AdapterJudge
+from axonal_evaluation.connections import rpc as connections_rpc
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import handlers as datasets_handlers
 from axonal_evaluation.datasets import rpc as datasets_rpc
+from axonal_evaluation.evaluators import handlers as evaluators_handlers
+from axonal_evaluation.evaluators import rpc as evaluators_rpc
+from axonal_evaluation.ports import Judge
 from axonal_evaluation.queues import rpc as queues_rpc
 from axonal_evaluation.score_configs import rpc as score_configs_rpc
 from axonal_evaluation.settings import EvaluationSettings
@@ -23,9 +28,13 @@ SERVICE = Service(
 )
 
 
-def build_app(settings: EvaluationSettings) -> FastStream:
-    """The evaluation service on ``settings``: ``await build_app(settings).run()``."""
-    ctx = Context(SERVICE, settings)
+def build_app(settings: EvaluationSettings, *, judge: Judge | None = None) -> FastStream:
+    """The evaluation service on ``settings``: ``await build_app(settings).run()``;
+    ``judge`` replaces the LLM provider adapters."""
+    ctx = Context(SERVICE, settings, judge=judge or AdapterJudge(settings.judge_timeout))
+    connections_rpc.register(ctx)
+    evaluators_rpc.register(ctx)
+    evaluators_handlers.register(ctx)
     datasets_rpc.register(ctx)
     datasets_handlers.register(ctx)
     score_configs_rpc.register(ctx)

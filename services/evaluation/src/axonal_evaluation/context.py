@@ -2,9 +2,76 @@
 
 from __future__ import annotations
 
-from axonal_bus.service import ServiceContext
+import asyncio
+import time
+from collections import OrderedDict
+
+from axonal_bus.service import Service, ServiceContext
+from axonal_evaluation.ports import Judge
 from axonal_evaluation.settings import EvaluationSettings
+from axonal_events.trace_reads import TraceDetail
 
-__all__ = ["Context"]
+__all__ = ["Context", "Pace", "RecentTraces"]
 
-Context = ServiceContext[EvaluationSettings]
+
+class Pace:
+    """Lets one call through every ``interval`` seconds, in the order they asked."""
+
+    def __init__(self, interval: float) -> None:
+        self._interval = interval
+        self._next = 0.0
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        slot = max(now, self._next)
+        self._next = slot + self._interval
+        await asyncio.sleep(slot - now)
+
+
+class RecentTraces:
+    """Traces this replica just read to match rules, for the jobs due at once (no delay) to
+    judge without reading them again; the oldest are dropped beyond ``size``."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._size = size
+        self._traces: OrderedDict[str, TraceDetail] = OrderedDict()
+
+    def put(self, detail: TraceDetail) -> None:
+        self._traces[detail.trace.id] = detail
+        self._traces.move_to_end(detail.trace.id)
+        while len(self._traces) > self._size:
+            self._traces.popitem(last=False)
+
+    def take(self, trace_id: str) -> TraceDetail | None:
+        return self._traces.pop(trace_id, None)
+
+
+class Context(ServiceContext[EvaluationSettings]):
+    """The service context with what the evaluators need beyond the bus and the database.
+
+    Args:
+        judge: asks an LLM provider for a structured answer (the adapters, built in app.py).
+    """
+
+    def __init__(self, service: Service, settings: EvaluationSettings, *, judge: Judge) -> None:
+        super().__init__(service, settings)
+        self.judge = judge
+        self._caps: dict[str, asyncio.Semaphore] = {}
+        self._paces: dict[str, Pace] = {}
+        self.recent = RecentTraces()
+
+    def rule_pace(self, rule_id: str, per_minute: int) -> Pace:
+        """What spaces one rule's judge calls to ``per_minute`` on this replica."""
+        key = f"{rule_id}:{per_minute}"
+        pace = self._paces.get(key)
+        if pace is None:
+            pace = self._paces[key] = Pace(60.0 / per_minute)
+        return pace
+
+    def rule_cap(self, rule_id: str, limit: int) -> asyncio.Semaphore:
+        """The semaphore holding one rule to ``limit`` judge calls at once on this replica."""
+        key = f"{rule_id}:{limit}"  # a changed cap takes a semaphore of its own
+        cap = self._caps.get(key)
+        if cap is None:
+            cap = self._caps[key] = asyncio.Semaphore(limit)
+        return cap

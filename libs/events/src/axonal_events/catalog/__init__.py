@@ -11,6 +11,7 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.evaluation import EvalJobDone
 from axonal_events.catalog.hub import HubComponentPushed
 from axonal_events.catalog.models import (
     ArtifactVersionCreated,
@@ -34,6 +35,7 @@ __all__ = [
     "ArtifactVersionCreated",
     "Catalog",
     "Comparison",
+    "EvalJobDone",
     "EventEntry",
     "HookRequested",
     "HubComponentPushed",
@@ -79,5 +81,6 @@ for _model in (
     PromptVersionCreated,
     PromptLabelsChanged,
     ScoreCreated,
+    EvalJobDone,
 ):
     CATALOG.register(_model)

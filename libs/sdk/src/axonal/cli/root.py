@@ -77,6 +77,9 @@ COMMANDS: dict[str, Lazy] = {
         "axonal.cli.experiments", "Experiments (dataset runs): compare runs item by item.", LLM
     ),
     "queues": Lazy("axonal.cli.queues", "Annotation queues: review and score traces.", LLM),
+    "evals": Lazy(
+        "axonal.cli.evals", "LLM-as-a-judge evaluators: templates, online rules, jobs.", LLM
+    ),
 }
 
 

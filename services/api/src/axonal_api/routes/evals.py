@@ -1,0 +1,143 @@
+"""``/api/v1/{owner}/{project}/evals``: LLM-as-a-judge templates, online rules (create, list,
+activate, deactivate) and their jobs (by rule and state, one with why it failed)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from axonal_api.deps import GatewayDep
+from axonal_api.errors import ApiError
+from axonal_api.routes.runs import ERRORS, Owner, Project
+from axonal_api.routes.traces_v1 import project_id_of
+from axonal_events.evaluators import (
+    CreateEvalRule,
+    CreateEvalTemplate,
+    EvalJob,
+    EvalJobList,
+    EvalRule,
+    EvalRuleList,
+    EvalTemplate,
+    EvalTemplateList,
+    GetEvalJob,
+    JobState,
+    ListEvalJobs,
+    ListEvalRules,
+    ListEvalTemplates,
+    RuleFilter,
+    SetRuleActive,
+)
+from axonal_events.rpcs import Evaluation
+from axonal_traces.values import error_reason
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/v1/{owner}/{project}/evals", tags=["evaluators"], responses=ERRORS)
+
+
+class EvalTemplateBody(BaseModel):
+    """A judge template: inline ``prompt`` with ``{{variables}}``, or a registry prompt."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    prompt: str | None = None
+    prompt_name: str | None = None
+    prompt_label: str = "production"
+    score_name: str | None = None
+    description: str | None = None
+
+
+class EvalRuleBody(BaseModel):
+    """An online rule: which new traces (or observations) a template scores, with what."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    template: str = Field(description="The template's name or id.")
+    connection: str = Field(description="The LLM connection's provider name.")
+    model: str
+    target: Literal["trace", "observation"] = "trace"
+    filter: RuleFilter = Field(default_factory=RuleFilter)
+    mapping: dict[str, str] = Field(default_factory=dict)
+    sampling: float = 1.0
+    delay_seconds: float = 0.0
+    max_concurrency: int = 8
+    max_per_minute: int | None = None
+    active: bool = True
+
+
+def _invalid(exc: ValidationError) -> ApiError:
+    return ApiError(400, "invalid", error_reason(exc))
+
+
+def _build(model: type[Any], fields: dict[str, Any]) -> Any:
+    try:
+        return model.model_validate(fields)
+    except ValidationError as exc:
+        raise _invalid(exc) from None
+
+
+@router.get("/templates", summary="The project's judge templates")
+async def list_templates(gw: GatewayDep, owner: Owner, project: Project) -> EvalTemplateList:
+    project_id = await project_id_of(gw, owner, project)
+    return await gw.call(Evaluation.list_eval_templates, ListEvalTemplates(project_id=project_id))
+
+
+@router.post("/templates", status_code=201, summary="Create a judge template")
+async def create_template(
+    gw: GatewayDep, owner: Owner, project: Project, body: EvalTemplateBody
+) -> EvalTemplate:
+    project_id = await project_id_of(gw, owner, project)
+    request = _build(CreateEvalTemplate, {"project_id": project_id, **body.model_dump()})
+    return await gw.call(Evaluation.create_eval_template, request)
+
+
+@router.get("/rules", summary="The project's online evaluation rules")
+async def list_rules(gw: GatewayDep, owner: Owner, project: Project) -> EvalRuleList:
+    project_id = await project_id_of(gw, owner, project)
+    return await gw.call(Evaluation.list_eval_rules, ListEvalRules(project_id=project_id))
+
+
+@router.post("/rules", status_code=201, summary="Create an online evaluation rule")
+async def create_rule(
+    gw: GatewayDep, owner: Owner, project: Project, body: EvalRuleBody
+) -> EvalRule:
+    project_id = await project_id_of(gw, owner, project)
+    fields = {"project_id": project_id, "project": f"{owner}/{project}", **body.model_dump()}
+    return await gw.call(Evaluation.create_eval_rule, _build(CreateEvalRule, fields))
+
+
+@router.post("/rules/{rule}/{verb}", summary="Activate or deactivate a rule")
+async def set_rule_active(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    rule: str,
+    verb: Literal["activate", "deactivate"],
+) -> EvalRule:
+    project_id = await project_id_of(gw, owner, project)
+    request = SetRuleActive(project_id=project_id, id=rule, active=verb == "activate")
+    return await gw.call(Evaluation.set_eval_rule_active, request)
+
+
+@router.get("/jobs", summary="Evaluation jobs, newest first, by rule and state")
+async def list_jobs(
+    gw: GatewayDep,
+    owner: Owner,
+    project: Project,
+    rule: str | None = None,
+    state: JobState | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+) -> EvalJobList:
+    project_id = await project_id_of(gw, owner, project)
+    query = ListEvalJobs(project_id=project_id, rule_id=rule, state=state, limit=limit)
+    return await gw.call(Evaluation.list_eval_jobs, query)
+
+
+@router.get("/jobs/{job_id}", summary="One job: its state, score or why it failed")
+async def get_job(gw: GatewayDep, owner: Owner, project: Project, job_id: str) -> EvalJob:
+    project_id = await project_id_of(gw, owner, project)
+    return await gw.call(Evaluation.get_eval_job, GetEvalJob(project_id=project_id, id=job_id))

@@ -1,0 +1,1 @@
+"""LLM connections: a project's provider credentials (encrypted) that judges call with."""

@@ -1,0 +1,115 @@
+"""Online evaluation: a stored batch of traces becomes jobs of the rules its traces match.
+
+Jobs are inserted with the inbox record of the event, in one transaction, each with the
+command that runs it (through the outbox). A (rule, target) pair has one job ever: a
+redelivered event, or a later batch of the same trace, adds none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from axonal_bus import rpc
+from axonal_bus.broker import core
+from axonal_bus.errors import RemoteError, Unavailable
+from axonal_bus.inbox import claim
+from axonal_bus.outbox import PendingEvents
+from axonal_db import transaction
+from axonal_evaluation.context import Context
+from axonal_evaluation.domain.rules import JUDGE_TRACE_PREFIX, matches, sampled, target_key
+from axonal_evaluation.evaluators import store
+from axonal_events import new_event
+from axonal_events.catalog.traces import TraceIngested
+from axonal_events.evaluators import EvalRule, RunEvalJob
+from axonal_events.rpcs import Tracking
+from axonal_events.trace_reads import GetTrace, TraceDetail
+
+__all__ = ["fetch_trace", "ingested", "plan", "run_job_subject"]
+
+_RPC_TIMEOUT = 10.0
+_FETCHES = 16  # trace reads of one event in flight at once
+
+
+def run_job_subject(ctx: Context) -> str:
+    return ctx.subjects.command(ctx.name, "run_job")
+
+
+async def fetch_trace(ctx: Context, project_id: str, trace_id: str) -> TraceDetail | None:
+    """The trace with its observations; ``None`` if tracking has no such trace."""
+    request = GetTrace(project_id=project_id, id=trace_id)
+    try:
+        return await rpc.call(
+            core(ctx.broker), ctx.subjects, Tracking.get_trace, request, timeout=_RPC_TIMEOUT
+        )
+    except RemoteError as exc:
+        if exc.code == "not_found":
+            return None
+        raise Unavailable(f"tracking cannot read trace {trace_id} now: {exc}") from None
+
+
+def plan(rules: list[EvalRule], detail: TraceDetail, now: datetime) -> list[store.NewJob]:
+    """The jobs ``rules`` make of one trace: each matching, sampled target once; none of the
+    platform's own traces (environments ``langfuse-*``: the judges' calls)."""
+    if detail.trace.environment.startswith("langfuse-"):
+        return []
+    trace = detail.trace.model_dump(mode="json")
+    jobs = []
+    for rule in rules:
+        targets: list[tuple[dict[str, Any], str | None]] = [(trace, None)]
+        if rule.target == "observation":
+            targets = [(o.model_dump(mode="json"), o.id) for o in detail.observations]
+        for target, observation_id in targets:
+            key = target_key(detail.trace.id, observation_id)
+            if not matches(rule.filter, target, trace) or not sampled(rule.sampling, rule.id, key):
+                continue
+            job_id = uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:eval:{rule.id}:{key}").hex
+            due = now + timedelta(seconds=rule.delay_seconds)
+            jobs.append(
+                store.NewJob(
+                    job_id, rule.project_id, rule.id, key, detail.trace.id, observation_id, due
+                )
+            )
+    return jobs
+
+
+async def ingested(ctx: Context, consumer: str, event_id: str, data: TraceIngested) -> None:
+    """Create the jobs of one ``trace.ingested`` event, once."""
+    async with ctx.pool.acquire() as db:
+        rules = await store.active_rules(db, data.project_id)
+    if not rules:
+        return
+    now = datetime.now(UTC)
+    limit = asyncio.Semaphore(_FETCHES)
+
+    async def fetch(trace_id: str) -> TraceDetail | None:
+        async with limit:
+            return await fetch_trace(ctx, data.project_id, trace_id)
+
+    wanted = [  # a rule filters on what a trace is and holds, never on its scores
+        t.trace_id
+        for t in data.traces
+        if (t.trace_changed or t.observations) and not t.trace_id.startswith(JUDGE_TRACE_PREFIX)
+    ]
+    if not wanted:
+        return  # nothing a rule could match: no job, nothing to record
+    details = await asyncio.gather(*(fetch(trace_id) for trace_id in wanted))
+    # in one order, so that two events inserting the same jobs at once wait, never deadlock
+    new = sorted(
+        (job for d in details if d is not None for job in plan(rules, d, now)),
+        key=lambda job: (job.rule_id, job.target_key),
+    )
+    for detail in details:
+        if detail is not None:
+            ctx.recent.put(detail)
+    pending = PendingEvents(ctx.subjects)
+    async with transaction(ctx.pool) as conn:
+        if not await claim(conn, consumer, event_id):
+            return
+        for job_id in await store.insert_jobs(conn, new):
+            command = new_event(RunEvalJob(job_id=job_id), source=ctx.source, event_id=job_id)
+            pending.add(command, subject=run_job_subject(ctx))
+        await pending.flush(conn, direct=True)
+    await ctx.publish_committed(pending)
