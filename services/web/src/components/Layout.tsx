@@ -14,6 +14,7 @@ export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "scores", label: "Scores", group: "LLM" },
   { path: "prompts", label: "Prompts", group: "LLM" },
   { path: "datasets", label: "Datasets", group: "LLM" },
+  { path: "evaluators", label: "Evaluators", group: "LLM" },
   { path: "annotation-queues", label: "Annotation queues", group: "LLM" },
   { path: "webhooks", label: "Webhooks", group: "Events" },
   { path: "connections", label: "Connections", group: "Events" },
