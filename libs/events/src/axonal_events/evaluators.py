@@ -22,6 +22,7 @@ __all__ = [
     "EvalRuleList",
     "EvalTemplate",
     "EvalTemplateList",
+    "EvaluateDatasetRun",
     "GetEvalJob",
     "JobState",
     "ListEvalJobs",
@@ -31,6 +32,7 @@ __all__ = [
     "LlmAdapter",
     "LlmConnection",
     "LlmConnectionPage",
+    "OfflineEvaluation",
     "RuleFilter",
     "RunEvalJob",
     "SetRuleActive",
@@ -239,3 +241,21 @@ class RunEvalJob(EventData):
 
     def subject_id(self) -> str | None:
         return self.job_id
+
+
+class EvaluateDatasetRun(Payload):
+    """Apply a rule's evaluator to every item of a dataset run (offline evaluation)."""
+
+    project_id: str = Field(min_length=1)
+    rule: str = Field(min_length=1, description="The rule's name or id.")
+    dataset_run_id: str = Field(min_length=1)
+
+
+class OfflineEvaluation(Payload):
+    """The jobs of a dataset run's items: one per item, made now or before."""
+
+    rule_id: str
+    dataset_run_id: str
+    items: int = Field(description="Items of the run.")
+    job_ids: list[str] = Field(description="Their jobs, new or already there.")
+    created: int = Field(description="Jobs made by this request.")

@@ -61,6 +61,7 @@ from axonal_events.evaluators import (
     EvalRuleList,
     EvalTemplate,
     EvalTemplateList,
+    EvaluateDatasetRun,
     GetEvalJob,
     ListEvalJobs,
     ListEvalRules,
@@ -68,6 +69,7 @@ from axonal_events.evaluators import (
     ListLlmConnections,
     LlmConnection,
     LlmConnectionPage,
+    OfflineEvaluation,
     SetRuleActive,
     UpsertLlmConnection,
 )
@@ -243,6 +245,10 @@ class Evaluation:
         "evaluation", "list_eval_jobs", ListEvalJobs, EvalJobList, "Jobs by rule and state."
     )
     get_eval_job = Rpc("evaluation", "get_eval_job", GetEvalJob, EvalJob, "One job and why.")
-
-
-_ = Rpc  # each section above declares Rpc("evaluation", ...) descriptors
+    evaluate_dataset_run = Rpc(
+        "evaluation",
+        "evaluate_dataset_run",
+        EvaluateDatasetRun,
+        OfflineEvaluation,
+        "Judge every item of a dataset run with a rule's evaluator.",
+    )

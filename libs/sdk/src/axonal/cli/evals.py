@@ -218,6 +218,33 @@ def rules_deactivate(
     _set_active(rule, "deactivate", project, as_json, api_url)
 
 
+@rules.command("run")
+def rules_run(
+    rule: Annotated[str, typer.Argument(help="The rule's name or id.")],
+    dataset_run: Annotated[
+        str, typer.Option("--dataset-run", help="The dataset run (experiment) id to judge.")
+    ],
+    project: ProjectOpt = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Judge every item of a dataset run with the rule's evaluator (offline evaluation)."""
+    from axonal_events.evaluators import OfflineEvaluation  # noqa: PLC0415
+
+    path = guarded(lambda: _path(project, f"rules/{rule}/dataset-runs/{dataset_run}"))
+    with api(api_url) as client:
+        done = client.post(path, OfflineEvaluation)
+    if as_json:
+        print_json(done)
+        return
+    before = len(done.job_ids) - done.created
+    console.print(
+        f"[green]{done.created}[/] jobs made for {done.items} items"
+        + (f" ({before} judged or queued before)" if before else "")
+        + f"; follow them with axonal evals jobs ls --rule {escape(rule)}"
+    )
+
+
 @jobs.command("ls")
 def jobs_ls(
     rule: Annotated[str | None, typer.Option("--rule", help="The rule's name or id.")] = None,

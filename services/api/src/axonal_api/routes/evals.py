@@ -21,11 +21,13 @@ from axonal_events.evaluators import (
     EvalRuleList,
     EvalTemplate,
     EvalTemplateList,
+    EvaluateDatasetRun,
     GetEvalJob,
     JobState,
     ListEvalJobs,
     ListEvalRules,
     ListEvalTemplates,
+    OfflineEvaluation,
     RuleFilter,
     SetRuleActive,
 )
@@ -121,6 +123,18 @@ async def set_rule_active(
     project_id = await project_id_of(gw, owner, project)
     request = SetRuleActive(project_id=project_id, id=rule, active=verb == "activate")
     return await gw.call(Evaluation.set_eval_rule_active, request)
+
+
+@router.post(
+    "/rules/{rule}/dataset-runs/{dataset_run_id}",
+    summary="Judge every item of a dataset run with the rule's evaluator (offline)",
+)
+async def evaluate_dataset_run(
+    gw: GatewayDep, owner: Owner, project: Project, rule: str, dataset_run_id: str
+) -> OfflineEvaluation:
+    project_id = await project_id_of(gw, owner, project)
+    request = EvaluateDatasetRun(project_id=project_id, rule=rule, dataset_run_id=dataset_run_id)
+    return await gw.call(Evaluation.evaluate_dataset_run, request)
 
 
 @router.get("/jobs", summary="Evaluation jobs, newest first, by rule and state")

@@ -7,12 +7,13 @@ replica) decides the same way.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from axonal_events.evaluators import RuleFilter
 
-__all__ = ["JUDGE_TRACE_PREFIX", "matches", "sampled", "target_key"]
+__all__ = ["JUDGE_TRACE_PREFIX", "job_id", "matches", "sampled", "target_key"]
 
 #: The ids of the judges' own traces start so: no rule reads them.
 JUDGE_TRACE_PREFIX = "eval-judge-"
@@ -49,3 +50,8 @@ def sampled(rate: float, rule_id: str, key: str) -> bool:
 def target_key(trace_id: str, observation_id: str | None) -> str:
     """What a rule scores once: a trace, or one observation of it."""
     return f"{trace_id}/{observation_id}" if observation_id else trace_id
+
+
+def job_id(rule_id: str, key: str) -> str:
+    """The one job a rule ever has for a target (see :func:`target_key`)."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:eval:{rule_id}:{key}").hex

@@ -8,7 +8,6 @@ redelivered event, or a later batch of the same trace, adds none.
 from __future__ import annotations
 
 import asyncio
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,9 +16,15 @@ from axonal_bus.broker import core
 from axonal_bus.errors import RemoteError, Unavailable
 from axonal_bus.inbox import claim
 from axonal_bus.outbox import PendingEvents
-from axonal_db import transaction
+from axonal_db import Connection, transaction
 from axonal_evaluation.context import Context
-from axonal_evaluation.domain.rules import JUDGE_TRACE_PREFIX, matches, sampled, target_key
+from axonal_evaluation.domain.rules import (
+    JUDGE_TRACE_PREFIX,
+    job_id,
+    matches,
+    sampled,
+    target_key,
+)
 from axonal_evaluation.evaluators import store
 from axonal_events import new_event
 from axonal_events.catalog.traces import TraceIngested
@@ -27,7 +32,7 @@ from axonal_events.evaluators import EvalRule, RunEvalJob
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import GetTrace, TraceDetail
 
-__all__ = ["fetch_trace", "ingested", "plan", "run_job_subject"]
+__all__ = ["fetch_trace", "ingested", "insert_jobs", "plan", "run_job_subject"]
 
 _RPC_TIMEOUT = 10.0
 _FETCHES = 16  # trace reads of one event in flight at once
@@ -65,11 +70,11 @@ def plan(rules: list[EvalRule], detail: TraceDetail, now: datetime) -> list[stor
             key = target_key(detail.trace.id, observation_id)
             if not matches(rule.filter, target, trace) or not sampled(rule.sampling, rule.id, key):
                 continue
-            job_id = uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:eval:{rule.id}:{key}").hex
+            job = job_id(rule.id, key)
             due = now + timedelta(seconds=rule.delay_seconds)
             jobs.append(
                 store.NewJob(
-                    job_id, rule.project_id, rule.id, key, detail.trace.id, observation_id, due
+                    job, rule.project_id, rule.id, key, detail.trace.id, observation_id, due
                 )
             )
     return jobs
@@ -108,8 +113,19 @@ async def ingested(ctx: Context, consumer: str, event_id: str, data: TraceIngest
     async with transaction(ctx.pool) as conn:
         if not await claim(conn, consumer, event_id):
             return
-        for job_id in await store.insert_jobs(conn, new):
-            command = new_event(RunEvalJob(job_id=job_id), source=ctx.source, event_id=job_id)
-            pending.add(command, subject=run_job_subject(ctx))
-        await pending.flush(conn, direct=True)
+        await insert_jobs(ctx, conn, pending, new)
     await ctx.publish_committed(pending)
+
+
+async def insert_jobs(
+    ctx: Context, conn: Connection, pending: PendingEvents, new: list[store.NewJob]
+) -> list[str]:
+    """Insert the jobs not made before, each with the command that runs it (flushed to the
+    outbox in ``conn``'s transaction; publish ``pending`` once it commits); their ids."""
+    inserted = await store.insert_jobs(conn, new)
+    for inserted_id in inserted:
+        run = RunEvalJob(job_id=inserted_id)
+        command = new_event(run, source=ctx.source, event_id=inserted_id)
+        pending.add(command, subject=run_job_subject(ctx))
+    await pending.flush(conn, direct=True)
+    return inserted

@@ -11,7 +11,7 @@ from axonal_evaluation.connections import store as connections
 from axonal_evaluation.context import Context
 from axonal_evaluation.domain.judging import variables
 from axonal_evaluation.domain.selectors import parse
-from axonal_evaluation.evaluators import store
+from axonal_evaluation.evaluators import offline, store
 from axonal_events.evaluators import (
     CreateEvalRule,
     CreateEvalTemplate,
@@ -142,3 +142,4 @@ def register(ctx: Context) -> None:
     ctx.serve(Evaluation.set_eval_rule_active, set_eval_rule_active)
     ctx.serve(Evaluation.list_eval_jobs, list_eval_jobs)
     ctx.serve(Evaluation.get_eval_job, get_eval_job)
+    ctx.serve(Evaluation.evaluate_dataset_run, offline.evaluate_dataset_run)
