@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import secrets
 from dataclasses import dataclass
@@ -105,14 +106,19 @@ class StackPaths:
     def run_token_secret(self) -> Path:
         return self.home / "run-token.secret"
 
+    @property
+    def connection_key(self) -> Path:
+        return self.home / "connection.key"
+
     def read_run_token_secret(self) -> str:
         """The secret agents sign run tokens with (made once per home, readable by its owner)."""
-        path = self.run_token_secret
-        if not path.exists():
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(32))
-        return path.read_text().strip()
+        return _secret(self.run_token_secret, secrets.token_urlsafe(32))
+
+    def read_connection_key(self) -> str:
+        """The Fernet key LLM connection secrets are encrypted with (made once per home)."""
+        return _secret(
+            self.connection_key, base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+        )
 
     def service_log(self, service: str) -> Path:
         return self.logs / f"{service}.log"
@@ -121,3 +127,12 @@ class StackPaths:
         """Make the folders (data already there is kept)."""
         for folder in (self.home, self.logs, self.artifacts):
             folder.mkdir(parents=True, exist_ok=True)
+
+
+def _secret(path: Path, new: str) -> str:
+    """The secret kept in ``path``, made ``new`` (readable by its owner only) the first time."""
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(new)
+    return path.read_text().strip()

@@ -257,6 +257,7 @@ class Supervisor:
         if self.state.api_url:
             env["AXONAL_API_URL"] = self.state.api_url
         env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
+        env.setdefault("AXONAL_EVALUATION_SECRET_KEY", self.paths.read_connection_key())
         # A laptop's webhook receivers listen on loopback: allowed here, by configuration.
         env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
         return env

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import structlog
 from faststream import FastStream
 
 from axonal_bus.service import Service
@@ -17,9 +18,11 @@ from axonal_evaluation.evaluators import rpc as evaluators_rpc
 from axonal_evaluation.ports import Judge
 from axonal_evaluation.queues import rpc as queues_rpc
 from axonal_evaluation.score_configs import rpc as score_configs_rpc
-from axonal_evaluation.settings import EvaluationSettings
+from axonal_evaluation.settings import DEFAULT_SECRET_KEY, EvaluationSettings
 
 __all__ = ["SERVICE", "build_app"]
+
+log = structlog.get_logger(__name__)
 
 SERVICE = Service(
     name="evaluation",
@@ -31,6 +34,12 @@ SERVICE = Service(
 def build_app(settings: EvaluationSettings, *, judge: Judge | None = None) -> FastStream:
     """The evaluation service on ``settings``: ``await build_app(settings).run()``;
     ``judge`` replaces the LLM provider adapters."""
+    if settings.secret_key == DEFAULT_SECRET_KEY:
+        log.warning(
+            "evaluation.development_secret_key",
+            hint="LLM connection secrets are encrypted with the published development key: "
+            "set AXONAL_EVALUATION_SECRET_KEY (axonal up makes one per home)",
+        )
     ctx = Context(SERVICE, settings, judge=judge or AdapterJudge(settings.judge_timeout))
     connections_rpc.register(ctx)
     evaluators_rpc.register(ctx)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from axonal_bus.service import ServiceSettings
@@ -21,5 +21,12 @@ class EvaluationSettings(ServiceSettings):
     secret_key: str = Field(
         default=DEFAULT_SECRET_KEY, description="Fernet key (urlsafe base64, 32 bytes)."
     )
+
+    @field_validator("secret_key")
+    @classmethod
+    def _unset_when_empty(cls, value: str) -> str:
+        """An empty variable (compose's ``${VAR:-}``) means none was set."""
+        return value or DEFAULT_SECRET_KEY
+
     job_workers: int = Field(default=256, ge=1, description="Jobs one replica runs at once.")
     judge_timeout: float = Field(default=60.0, gt=0, description="Seconds per provider call.")
