@@ -280,3 +280,9 @@ def test_bad_requests_are_refused_naming_the_field(langfuse: LangfuseServer) -> 
     )
     assert no_trace.status_code == 400
     assert no_trace.json()["message"].startswith("traceId:")
+    for path in ("/api/public/experiments", "/api/public/experiment-items"):
+        filtered = http.get(
+            path, params={"fromStartTime": "2026-01-01T00:00:00Z", "filter": '[{"type": "x"}]'}
+        )
+        assert filtered.status_code == 400, path  # not applied: refused rather than ignored
+        assert "filter" in filtered.json()["message"]

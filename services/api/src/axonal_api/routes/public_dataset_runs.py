@@ -20,6 +20,7 @@ from axonal_api.deps import GatewayDep
 from axonal_api.gateway import Gateway
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError
 from axonal_api.public_bodies import Camel, CursorMeta, Paged, PageInfo
+from axonal_api.public_query import refuse_filter
 from axonal_api.routes.public_datasets import Body, DeletedResponse, Limit, Page, invalid
 from axonal_api.scores_v3 import LangfuseScoreV3, score_groups
 from axonal_bus.errors import RemoteError
@@ -251,7 +252,9 @@ async def list_experiments(
     id: Text = None,  # noqa: A002
     name: Text = None,
     datasetId: Text = None,  # noqa: N803
+    filter: Text = None,  # noqa: A002
 ) -> Experiments:
+    refuse_filter(filter)
     asked = _fields(fields, _EXPERIMENT_FIELDS)
     query = ListExperiments(
         project_id=project.id,
@@ -359,7 +362,9 @@ async def list_experiment_items(
     experimentName: Text = None,  # noqa: N803
     experimentItemId: Text = None,  # noqa: N803
     datasetId: Text = None,  # noqa: N803
+    filter: Text = None,  # noqa: A002
 ) -> ExperimentItems:
+    refuse_filter(filter)
     asked = _fields(fields, _ITEM_FIELDS)
     query = ListExperimentItems(
         project_id=project.id,
