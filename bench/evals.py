@@ -17,6 +17,7 @@ delay). Run: ``.venv/bin/python bench/evals.py``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import statistics
@@ -112,6 +113,8 @@ async def run(nats_url: str, database_url: str) -> None:  # noqa: PLR0915
         "AXONAL_NAMESPACE": NAMESPACE,
         "AXONAL_DATABASE_URL": database_url,
         "AXONAL_LOG_LEVEL": "WARNING",
+        # a key of the run's own, as every deployment sets one
+        "AXONAL_EVALUATION_SECRET_KEY": base64.urlsafe_b64encode(os.urandom(32)).decode(),
     }
     processes = [
         await asyncio.create_subprocess_exec(sys.executable, "-m", f"axonal_{name}", env=env)
