@@ -5,7 +5,6 @@ experiments and their cursors; runs compared."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -72,8 +71,7 @@ async def test_items_are_versioned_and_read_as_of_a_time(call):
                                                            expected_output="2"))  # fmt: skip
     other = await call(Evaluation.upsert_dataset_item, item(input={"q": "2+2"}))
     assert other.id  # a new id when none is given
-    before = datetime.now(UTC)
-    await asyncio.sleep(0.01)
+    before = other.version  # the dataset as of the last write before the fix
     fixed = await call(Evaluation.upsert_dataset_item, item(id="a", expected_output="two"))
     assert fixed.input == {"q": "1+1"}  # kept: the upsert left it out
     assert fixed.created_at == first.created_at

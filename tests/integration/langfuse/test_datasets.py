@@ -12,8 +12,7 @@ from axonal_testing.waiting import wait_for_sync
 from .conftest import LangfuseServer
 
 WRITE = r"""
-import json, sys, time
-from datetime import datetime, timezone
+import json, sys
 from langfuse import Evaluation, Langfuse
 from langfuse.api import Dataset, DatasetItem, PaginatedDatasetItems, PaginatedDatasets
 
@@ -26,11 +25,9 @@ created = lf.create_dataset(name=name, description="capitals", metadata={"team":
                             input_schema=schema)
 first = lf.create_dataset_item(dataset_name=name, input={"country": "France"},
                                expected_output="Paris", metadata={"level": 1}, id=f"fr-{tag}")
-lf.create_dataset_item(dataset_name=name, input={"country": "Japan"}, expected_output="Tokio",
-                       id=f"jp-{tag}")
-time.sleep(0.05)
-before_fix = datetime.now(timezone.utc)
-time.sleep(0.05)
+typo = lf.create_dataset_item(dataset_name=name, input={"country": "Japan"},
+                              expected_output="Tokio", id=f"jp-{tag}")
+before_fix = typo.updated_at  # an item's version begins then: the dataset as of then
 fixed = lf.create_dataset_item(dataset_name=name, input={"country": "Japan"},
                                expected_output="Tokyo", id=f"jp-{tag}")
 try:
