@@ -144,7 +144,12 @@ def test_dataset_items_and_an_experiment_round_trip(langfuse: LangfuseServer) ->
     traces = {r[2] for r in results}
     assert {i["traceId"] for i in run["datasetRunItems"]} == traces
     assert {i["datasetItemId"] for i in run["datasetRunItems"]} == {f"fr-{tag}", f"jp-{tag}"}
-    runs = langfuse.get(f"/api/public/datasets/{name}/runs")
+
+    def both_runs() -> dict | None:  # the second run's traces may be stored a moment later
+        found = langfuse.get(f"/api/public/datasets/{name}/runs")
+        return found if len(found["data"]) == 2 else None
+
+    runs = wait_for_sync(both_runs, timeout=60, message="both runs linked")
     assert {r["name"] for r in runs["data"]} == {f"run-{tag}", f"run-b-{tag}"}
     run_items = langfuse.get("/api/public/dataset-run-items", datasetId=dataset_id,
                              runName=f"run-{tag}")  # fmt: skip
