@@ -1,13 +1,17 @@
-"""Resource quantities and the slot ledger."""
+"""Resource quantities, the slot ledger and a run's limits."""
 
 import pytest
 
 from axonal_agent.domain.resources import (
     DEFAULT_REQUEST,
+    Limits,
     Resources,
     SlotLedger,
+    format_memory,
     parse_cpu,
     parse_memory,
+    pick_cores,
+    run_limits,
     run_resources,
 )
 
@@ -37,6 +41,20 @@ def test_parse_memory_rejects_garbage():
         parse_memory("lots")
 
 
+def test_parse_cpu_rejects_garbage():
+    with pytest.raises(ValueError, match="not a cpu quantity: 'fast'"):
+        parse_cpu("fast")
+
+
+@pytest.mark.parametrize(
+    ("size", "text"),
+    [(256 * 2**20, "256Mi"), (2**30, "1Gi"), (5 * 10**8, "500M"), (2000, "2k"), (1000 + 1, "1001")],
+)
+def test_format_memory(size, text):
+    assert format_memory(size) == text
+    assert parse_memory(text) == size
+
+
 def test_requests_win_over_limits_and_defaults_fill_the_rest():
     run = {
         "container": {
@@ -52,6 +70,77 @@ def test_requests_win_over_limits_and_defaults_fill_the_rest():
 def test_a_run_without_resources_needs_the_default():
     assert run_resources({"container": {"command": ["true"]}}) == DEFAULT_REQUEST
     assert run_resources({"container": {"resources": {"limits": {}}}}) == DEFAULT_REQUEST
+
+
+@pytest.mark.parametrize(
+    ("resources", "field"),
+    [
+        ({"requests": {"memory": "lots"}}, "requests.memory: not a memory quantity"),
+        ({"limits": {"cpu": "fast"}}, "limits.cpu: not a cpu quantity"),
+        ({"requests": {"gpu": "one"}}, "requests.gpu: could not convert"),
+    ],
+)
+def test_an_unreadable_quantity_names_its_field(resources, field):
+    with pytest.raises(ValueError, match=field):
+        run_resources({"container": {"resources": resources}})
+
+
+def test_limits_are_the_cpu_and_memory_of_the_limits_section():
+    run = {
+        "container": {
+            "resources": {
+                "requests": {"cpu": "4", "memory": "8Gi"},
+                "limits": {"cpu": "1500m", "memory": "256Mi", "nvidia.com/gpu": 1},
+            }
+        }
+    }
+    assert run_limits(run) == Limits(cpu=1.5, memory=256 * 2**20)
+    only_memory = {"container": {"resources": {"limits": {"memory": 1000.5}}}}
+    assert run_limits(only_memory) == Limits(memory=1001)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        {"container": {"command": ["true"]}},
+        {"container": {"resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}},
+        {"container": {"resources": {"limits": {"nvidia.com/gpu": 1}}}},
+        {"container": {"resources": {"limits": None}}},
+        {"container": "{{ a template }}"},
+        {},
+    ],
+)
+def test_no_cpu_or_memory_limit_is_no_limits(run):
+    assert run_limits(run) is None
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"memory": "lots"}, "limits.memory: not a memory quantity: 'lots'"),
+        ({"cpu": "fast"}, "limits.cpu: not a cpu quantity: 'fast'"),
+        ({"memory": "0"}, "limits.memory: must be a finite quantity more than 0, not '0'"),
+        ({"cpu": "-1"}, "limits.cpu: must be a finite quantity more than 0"),
+        ({"cpu": "inf"}, "limits.cpu: must be a finite quantity more than 0"),
+        ({"memory": "1e400"}, "limits.memory: must be a finite quantity more than 0"),
+    ],
+)
+def test_an_unreadable_limit_names_its_field(limits, message):
+    with pytest.raises(ValueError, match=message):
+        run_limits({"container": {"resources": {"limits": limits}}})
+
+
+@pytest.mark.parametrize(
+    ("cpu", "cores"), [(0.5, [0]), (1, [0]), (1.01, [0, 1]), (2, [0, 1]), (64, [0, 1, 2, 3])]
+)
+def test_a_cpu_limit_takes_its_ceiling_in_cores_at_most_all_of_them(cpu, cores):
+    assert pick_cores(cpu, {0, 1, 2, 3}, {}) == cores
+
+
+def test_cores_are_the_least_loaded_ones():
+    assert pick_cores(1, [0, 1], {0: 1}) == [1]
+    assert pick_cores(2, [0, 1, 2, 3], {0: 2, 1: 1, 3: 1}) == [1, 2]  # ties: lowest first
+    assert pick_cores(1, [2, 3], {0: 0}) == [2]  # only cores the agent may use
 
 
 def test_ledger_never_overcommits():

@@ -1,17 +1,24 @@
-"""Resources a run asks for and the slots an agent lends out (cpu cores, memory bytes, gpus)."""
+"""Resources a run asks for, the slots an agent lends out (cpu cores, memory bytes, gpus) and
+the limits a run's process is held to."""
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
     "DEFAULT_REQUEST",
+    "Limits",
     "Resources",
     "SlotLedger",
+    "format_memory",
     "parse_cpu",
     "parse_memory",
+    "pick_cores",
+    "run_limits",
     "run_resources",
 ]
 
@@ -65,9 +72,10 @@ DEFAULT_REQUEST = Resources(cpu=0.1, memory=64 * 2**20, gpu=0)
 def parse_cpu(value: Any) -> float:
     """``"500m"`` -> 0.5, ``"2"``/2 -> 2.0 (Kubernetes cpu quantities)."""
     text = str(value).strip()
-    if text.endswith("m"):
-        return float(text[:-1]) / 1000
-    return float(text)
+    try:
+        return float(text[:-1]) / 1000 if text.endswith("m") else float(text)
+    except ValueError:
+        raise ValueError(f"not a cpu quantity: {value!r}") from None
 
 
 def parse_memory(value: Any) -> float:
@@ -76,6 +84,13 @@ def parse_memory(value: Any) -> float:
     if not match or match.group(2).lower() not in _MEMORY_UNITS:
         raise ValueError(f"not a memory quantity: {value!r}")
     return float(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()]
+
+
+def format_memory(size: int) -> str:
+    """Bytes in the largest unit that divides them: 268435456 -> ``"256Mi"``, 5e8 -> ``"500M"``."""
+    units = sorted(_MEMORY_UNITS.items(), key=lambda unit: -unit[1])
+    suffix, factor = next((u, f) for u, f in units if size % f == 0)
+    return f"{size // factor}{suffix if suffix == 'k' else suffix.capitalize()}"
 
 
 def _section(resources: dict[str, Any], name: str) -> dict[str, Any]:
@@ -92,21 +107,70 @@ def run_resources(run: dict[str, Any]) -> Resources:
     resources = container.get("resources") if isinstance(container, dict) else None
     if not isinstance(resources, dict):
         return DEFAULT_REQUEST
-    requests, limits = _section(resources, "requests"), _section(resources, "limits")
+    sections = {name: _section(resources, name) for name in ("requests", "limits")}
 
-    def pick(*keys: str) -> Any:
-        for section in (requests, limits):
+    def pick(default: float, parse: Callable[[Any], float], *keys: str) -> float:
+        for name, section in sections.items():
             for key in keys:
                 if section.get(key) is not None:
-                    return section[key]
-        return None
+                    return _read(f"{name}.{key}", section[key], parse)
+        return default
 
-    cpu, memory, gpu = pick("cpu"), pick("memory"), pick(*_GPU_KEYS)
     return Resources(
-        cpu=DEFAULT_REQUEST.cpu if cpu is None else parse_cpu(cpu),
-        memory=DEFAULT_REQUEST.memory if memory is None else parse_memory(memory),
-        gpu=DEFAULT_REQUEST.gpu if gpu is None else float(gpu),
+        cpu=pick(DEFAULT_REQUEST.cpu, parse_cpu, "cpu"),
+        memory=pick(DEFAULT_REQUEST.memory, parse_memory, "memory"),
+        gpu=pick(DEFAULT_REQUEST.gpu, float, *_GPU_KEYS),
     )
+
+
+def _read(name: str, value: Any, parse: Callable[[Any], float]) -> float:
+    """A quantity, or ``ValueError`` naming the field."""
+    try:
+        return parse(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The most a run's process may use: cpu cores and memory bytes (``None``: not limited)."""
+
+    cpu: float | None = None
+    memory: int | None = None
+
+
+def run_limits(run: dict[str, Any]) -> Limits | None:
+    """The cpu and memory of a compiled run's ``container.resources.limits`` (``None``: neither).
+
+    Raises ``ValueError`` naming the field on a quantity that cannot be read, is not finite
+    or is not more than 0.
+    """
+    container = run.get("container")
+    resources = container.get("resources") if isinstance(container, dict) else None
+    limits = _section(resources, "limits") if isinstance(resources, dict) else {}
+    cpu, memory = limits.get("cpu"), limits.get("memory")
+    if cpu is None and memory is None:
+        return None
+    return Limits(
+        cpu=None if cpu is None else _positive("limits.cpu", cpu, parse_cpu),
+        memory=None
+        if memory is None
+        else math.ceil(_positive("limits.memory", memory, parse_memory)),
+    )
+
+
+def _positive(name: str, value: Any, parse: Callable[[Any], float]) -> float:
+    amount = _read(name, value, parse)
+    if not math.isfinite(amount) or amount <= 0:
+        raise ValueError(f"{name}: must be a finite quantity more than 0, not {value!r}")
+    return amount
+
+
+def pick_cores(cpu: float, available: Iterable[int], load: Mapping[int, int]) -> list[int]:
+    """The cores a process limited to ``cpu`` may run on: ``ceil(cpu)`` of them, at least 1
+    and at most all ``available``, the least loaded first (``load``: processes per core)."""
+    ranked = sorted(available, key=lambda core: (load.get(core, 0), core))
+    return sorted(ranked[: max(1, math.ceil(cpu))])
 
 
 @dataclass
