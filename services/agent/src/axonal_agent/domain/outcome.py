@@ -6,9 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from axonal_agent.domain.resources import format_memory
+
 __all__ = ["LAST_LINES", "Verdict", "verdict"]
 
 LAST_LINES = 20
+#: What a process that failed to allocate prints: Python (numpy's errors are subclasses), the
+#: C library's ENOMEM message (shells, tools), C++.
+_OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +31,18 @@ def verdict(
     timed_out: bool,
     timeout: float | None,
     last_lines: Sequence[str],
+    memory_limit: int | None = None,
 ) -> Verdict:
-    """Stopped wins over a timeout, a timeout over the exit code."""
-    tail = "\n".join(list(last_lines)[-LAST_LINES:]) or None
+    """Stopped wins over a timeout, a timeout over the exit code.
+
+    A failure under a ``memory_limit`` (bytes) whose last lines say an allocation failed
+    starts its message with the limit.
+    """
+    lines = list(last_lines)[-LAST_LINES:]
+    if memory_limit is not None and any(sign in line for line in lines for sign in _OUT_OF_MEMORY):
+        limit = format_memory(memory_limit)
+        lines.insert(0, f"out of memory under its memory limit of {limit} (address space)")
+    tail = "\n".join(lines) or None
     if stopped:
         return Verdict("stopped", "Stopped", "stopped on request", exit_code)
     if timed_out:
