@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from axonal_agent.domain.init_steps import InitStep
+from axonal_agent.domain.resources import Limits
 
 __all__ = ["Executor", "LogSink", "Process", "ProcessSpec", "SetupError"]
 
@@ -30,9 +31,12 @@ class SetupError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ProcessSpec:
+    """What to run, where, and the most it may use (``limits``: ``None``, not limited)."""
+
     argv: list[str]
     env: dict[str, str]
     cwd: Path
+    limits: Limits | None = None
 
 
 class Process(Protocol):

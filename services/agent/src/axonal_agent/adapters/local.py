@@ -3,7 +3,8 @@
 The container image is NOT used: the container's ``command`` + ``args`` run directly on the
 agent's host, with the host's tools (``/bin/sh -c`` forms work as they are). Stopping sends
 SIGTERM to the whole process group, then SIGKILL after the grace period, and nothing of the
-group is left once an attempt is over.
+group is left once an attempt is over. A run's ``container.resources.limits`` hold its
+process and what it starts (:mod:`axonal_agent.adapters.limits`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ import contextlib
 import os
 import shutil
 import signal
+import subprocess
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 import psutil
 
+from axonal_agent.adapters.limits import ChildLimits, child_limits
 from axonal_agent.domain.command import InvalidRunError
 from axonal_agent.domain.init_steps import (
     CopyStep,
@@ -57,10 +61,13 @@ async def _pump(stream: asyncio.StreamReader, name: str, log: LogSink) -> None:
 
 
 class LocalProcess:
-    """A running subprocess whose stdout and stderr are read line by line."""
+    """A running subprocess whose stdout and stderr are read line by line (``cores``: those
+    it is pinned to, if any)."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, log: LogSink) -> None:
-        self._proc = proc
+    def __init__(
+        self, proc: asyncio.subprocess.Process, log: LogSink, cores: tuple[int, ...] = ()
+    ) -> None:
+        self._proc, self.cores = proc, cores
         if proc.stdout is None or proc.stderr is None:
             raise ValueError("the process must have piped stdout and stderr")
         self._readers = [
@@ -71,6 +78,10 @@ class LocalProcess:
     @property
     def pid(self) -> int:
         return self._proc.pid
+
+    @property
+    def running(self) -> bool:
+        return self._proc.returncode is None
 
     async def wait(self) -> int:
         code = await self._proc.wait()
@@ -93,6 +104,9 @@ class LocalProcess:
 class LocalExecutor:
     """Runs attempts as local processes (see the module docstring)."""
 
+    def __init__(self) -> None:
+        self._pinned: list[LocalProcess] = []  # started with a cpu affinity
+
     async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:
         folder.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 - instant; a thread hop is not
         for step in steps:
@@ -108,6 +122,12 @@ class LocalExecutor:
                 log("agent", f"init: {step.kind} skipped ({step.why})")
 
     async def start(self, spec: ProcessSpec, log: LogSink) -> LocalProcess:
+        child: ChildLimits | None = None
+        if spec.limits is not None:
+            self._pinned = [process for process in self._pinned if process.running]
+            load = Counter(core for process in self._pinned for core in process.cores)
+            child, applied = child_limits(spec.limits, load)
+            log("agent", applied)
         try:
             proc = await asyncio.create_subprocess_exec(
                 *spec.argv,
@@ -118,10 +138,17 @@ class LocalExecutor:
                 cwd=spec.cwd,
                 start_new_session=True,
                 limit=_LINE_LIMIT,
+                preexec_fn=child,
             )
         except OSError as exc:
             raise SetupError("StartFailed", f"could not start {spec.argv[0]!r}: {exc}") from None
-        return LocalProcess(proc, log)
+        except subprocess.SubprocessError as exc:  # the preexec_fn failed in the child
+            why = f"could not apply the limits to {spec.argv[0]!r}: {exc}"
+            raise SetupError("StartFailed", why) from None
+        process = LocalProcess(proc, log, child.cores if child is not None else ())
+        if process.cores:
+            self._pinned.append(process)
+        return process
 
     async def reap(self, pid: int, started_at: datetime | None) -> bool:
         try:

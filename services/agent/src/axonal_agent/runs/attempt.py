@@ -30,6 +30,7 @@ from axonal_agent.domain.command import (
 )
 from axonal_agent.domain.init_steps import plan_init
 from axonal_agent.domain.outcome import Verdict, verdict
+from axonal_agent.domain.resources import run_limits
 from axonal_agent.ports import ProcessSpec, SetupError
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
@@ -89,7 +90,8 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     if attempt.stopping:
         return _stopped_early(attempt)
     # After init: the working directory may be a folder it cloned or wrote.
-    process = attempt.process = await executor.start(_spec(ctx, attempt), logs)
+    spec = _spec(ctx, attempt)
+    process = attempt.process = await executor.start(spec, logs)
     if attempt.stopping:
         attempt.request_stop(settings.stop_grace_seconds)
     await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
@@ -111,6 +113,7 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         timed_out=timed_out,
         timeout=cmd.timeout_seconds,
         last_lines=list(logs.last_lines),
+        memory_limit=spec.limits.memory if spec.limits is not None else None,
     )
 
 
@@ -135,7 +138,8 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     )
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
-    return ProcessSpec(build_argv(cmd.run), env, working_dir(cmd.run, attempt.folder))
+    argv, cwd = build_argv(cmd.run), working_dir(cmd.run, attempt.folder)
+    return ProcessSpec(argv, env, cwd, run_limits(cmd.run))  # limits were read at intake
 
 
 def _run_token(ctx: Context, attempt: Attempt) -> str | None:

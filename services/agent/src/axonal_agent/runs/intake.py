@@ -2,9 +2,9 @@
 
 An attempt is taken when its resources fit the free slots: its execution row is written
 once per command (the inbox of the consumer), then it runs in a task of its own until its
-final report. A run asked to stop before it started, or one whose resources cannot be read,
-is closed without running. One that does not fit is left for later (the consumer offers it
-again).
+final report. A run asked to stop before it started, or one whose resources (requests or
+limits) cannot be read, is closed without running. One that does not fit is left for later
+(the consumer offers it again).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import structlog
 
 from axonal_agent.agent import Attempt, attempt_key
 from axonal_agent.context import Context
-from axonal_agent.domain.resources import run_resources
+from axonal_agent.domain.resources import run_limits, run_resources
 from axonal_agent.runs import attempt as attempts
 from axonal_agent.runs import cleanup, store
 from axonal_agent.runs.reports import report
@@ -49,6 +49,7 @@ async def accept(ctx: Context, event: CloudEvent[ExecuteRun], consumer: str) -> 
         return True
     try:
         need = run_resources(cmd.run)
+        run_limits(cmd.run)  # the attempt applies them: an unreadable one fails it now
     except ValueError as exc:
         why = f"resources: {exc}"
         await process_once(ctx.pool, consumer, event.id, _closed(ctx, cmd, "failed", why))
