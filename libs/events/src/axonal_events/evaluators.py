@@ -1,4 +1,5 @@
-"""LLM connections, LLM-as-a-judge templates, online evaluation rules and their jobs."""
+"""LLM connections, evaluator templates (LLM-as-a-judge and code), evaluation rules and their
+jobs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from axonal_events.trace_reads import PageMeta
 
 __all__ = [
     "JOB_STATES",
+    "CodeRuntime",
     "CreateEvalRule",
     "CreateEvalTemplate",
     "DeleteLlmConnection",
@@ -35,13 +37,16 @@ __all__ = [
     "OfflineEvaluation",
     "RuleFilter",
     "RunEvalJob",
+    "ScoreCondition",
     "SetRuleActive",
+    "TemplateKind",
     "UpsertLlmConnection",
 ]
 
 LlmAdapter = Literal["openai", "anthropic"]
 JobState = Literal["pending", "running", "succeeded", "failed"]
 JOB_STATES: tuple[JobState, ...] = ("pending", "running", "succeeded", "failed")
+TemplateKind = Literal["llm", "code"]
 
 
 class UpsertLlmConnection(Payload):
@@ -95,14 +100,37 @@ class DeletedLlmConnection(Payload):
     message: str
 
 
+class CodeRuntime(Payload):
+    """How a code evaluator's job runs: the interpreter, its image, and its limits."""
+
+    python: str = Field(
+        default="python3",
+        min_length=1,
+        description="The interpreter: on a local agent a name on its PATH or a path; in a "
+        "container, of the image.",
+    )
+    image: str = Field(default="python:3.11-slim", min_length=1)
+    timeout_seconds: float = Field(default=120.0, gt=0, le=3600.0)
+    cpu: str = Field(default="1", description="The job's cpu limit (cores).")
+    memory: str = Field(default="1Gi", description="The job's memory limit.")
+
+
 class CreateEvalTemplate(Payload):
-    """An LLM-as-a-judge template: inline ``prompt`` or a registry prompt (name + label)."""
+    """An evaluator: an LLM-as-a-judge prompt (inline ``prompt`` or a registry prompt by name
+    and label), or ``code``, Python source defining ``evaluate(**variables)``."""
 
     project_id: str = Field(min_length=1)
     name: str = Field(min_length=1, max_length=200)
+    kind: TemplateKind = "llm"
     prompt: str | None = Field(default=None, description="Text with {{variables}}.")
     prompt_name: str | None = Field(default=None, description="A registry prompt instead.")
     prompt_label: str = "production"
+    code: str | None = Field(
+        default=None,
+        description="Python source defining evaluate(**variables) -> score, (score, reasoning) "
+        "or {score, reasoning}; run as a job, never in a service.",
+    )
+    runtime: CodeRuntime = Field(default_factory=CodeRuntime, description="Of a code evaluator.")
     score_name: str | None = Field(default=None, description="Defaults to the template name.")
     description: str | None = None
 
@@ -111,9 +139,12 @@ class EvalTemplate(Payload):
     id: str
     project_id: str
     name: str
+    kind: TemplateKind = "llm"
     prompt: str | None = None
     prompt_name: str | None = None
     prompt_label: str = "production"
+    code: str | None = None
+    runtime: CodeRuntime = Field(default_factory=CodeRuntime)
     score_name: str
     description: str | None = None
     created_at: datetime
@@ -127,6 +158,15 @@ class EvalTemplateList(Payload):
     data: list[EvalTemplate]
 
 
+class ScoreCondition(Payload):
+    """A score the trace must carry: by name, compared with ``value`` (a number, or the label
+    of a categorical score with ``=`` and ``!=``)."""
+
+    name: str = Field(min_length=1)
+    operator: Literal["<", "<=", ">", ">=", "=", "!="] = "="
+    value: float | str
+
+
 class RuleFilter(Payload):
     """What a rule evaluates; every given condition must hold (an empty list: any)."""
 
@@ -135,21 +175,39 @@ class RuleFilter(Payload):
     environments: list[str] = Field(default_factory=list)
     types: list[str] = Field(default_factory=list, description="Observation types (GENERATION).")
     metadata: dict[str, Any] = Field(default_factory=dict, description="Equal metadata values.")
+    scores: list[ScoreCondition] = Field(
+        default_factory=list,
+        description="Scores the trace must carry (a trace matches when the last one arrives).",
+    )
+    datasets: list[str] = Field(
+        default_factory=list,
+        description="Dataset names: the rule then evaluates their experiments' items as they "
+        "are linked, instead of new production traces.",
+    )
 
 
 class CreateEvalRule(Payload):
-    """An online evaluation rule: which new traces (or observations) a template scores."""
+    """An evaluation rule: which targets it takes (new traces or observations, or the items
+    of experiments), and what it does with each: score it with a template, or send it to an
+    annotation queue."""
 
     project_id: str = Field(min_length=1)
     project: str = Field(min_length=1, description="``owner/name`` of the project.")
     name: str = Field(min_length=1, max_length=200)
-    template: str = Field(min_length=1, description="The template's name or id.")
-    connection: str = Field(min_length=1, description="The LLM connection's provider name.")
-    model: str = Field(min_length=1)
+    template: str | None = Field(
+        default=None, description="The template's name or id (unless the rule sends to a queue)."
+    )
+    queue: str | None = Field(
+        default=None, description="An annotation queue's id or name: send targets there."
+    )
+    connection: str | None = Field(
+        default=None, description="The LLM connection's provider name (LLM templates)."
+    )
+    model: str | None = Field(default=None, description="The judge model (LLM templates).")
     target: Literal["trace", "observation"] = "trace"
     filter: RuleFilter = Field(default_factory=RuleFilter)
     mapping: dict[str, str] = Field(
-        default_factory=dict, description="Template variable -> selector (``output.answer``)."
+        default_factory=dict, description="Template variable -> selector into the target."
     )
     sampling: float = Field(default=1.0, ge=0.0, le=1.0)
     delay_seconds: float = Field(default=0.0, ge=0.0, le=3600.0)
@@ -165,10 +223,11 @@ class EvalRule(Payload):
     project_id: str
     project: str
     name: str
-    template_id: str
-    template: str
-    connection: str
-    model: str
+    template_id: str | None = None
+    template: str | None = None
+    queue_id: str | None = None
+    connection: str | None = None
+    model: str | None = None
     target: Literal["trace", "observation"]
     filter: RuleFilter
     mapping: dict[str, str]
@@ -208,6 +267,10 @@ class EvalJob(Payload):
     state: JobState
     reason: str | None = Field(default=None, description="Why it failed.")
     answer: Any = Field(default=None, description="The judge's last answer, kept on failure.")
+    dataset_item_id: str | None = Field(default=None, description="Of an experiment's item.")
+    dataset_run_id: str | None = None
+    run_uuid: str | None = Field(default=None, description="The run of a code evaluator.")
+    queue_item_id: str | None = Field(default=None, description="Where a queue rule sent it.")
     score_id: str | None = None
     score_value: float | None = None
     attempts: int = 0

@@ -13,6 +13,7 @@ from axonal_evaluation.connections import rpc as connections_rpc
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import handlers as datasets_handlers
 from axonal_evaluation.datasets import rpc as datasets_rpc
+from axonal_evaluation.evaluators import experiments
 from axonal_evaluation.evaluators import handlers as evaluators_handlers
 from axonal_evaluation.evaluators import rpc as evaluators_rpc
 from axonal_evaluation.ports import Judge
@@ -41,6 +42,7 @@ def build_app(settings: EvaluationSettings, *, judge: Judge | None = None) -> Fa
             "set AXONAL_EVALUATION_SECRET_KEY (axonal up makes one per home)",
         )
     ctx = Context(SERVICE, settings, judge=judge or AdapterJudge(settings.judge_timeout))
+    ctx.items_linked.append(experiments.item_jobs)
     connections_rpc.register(ctx)
     evaluators_rpc.register(ctx)
     evaluators_handlers.register(ctx)

@@ -5,13 +5,33 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol
 
+from axonal_bus.outbox import PendingEvents
 from axonal_bus.service import Service, ServiceContext
+from axonal_db import Connection
 from axonal_evaluation.ports import Judge
 from axonal_evaluation.settings import EvaluationSettings
+from axonal_events.datasets import RunItem
 from axonal_events.trace_reads import TraceDetail
 
-__all__ = ["Context", "Pace", "RecentTraces"]
+__all__ = ["Context", "ItemsLinked", "Pace", "RecentTraces"]
+
+
+class ItemsLinked(Protocol):
+    """Called in the transaction that links new run items of one dataset (to enqueue work in
+    ``pending``, published once it commits)."""
+
+    async def __call__(
+        self,
+        ctx: Context,
+        conn: Connection,
+        pending: PendingEvents,
+        project_id: str,
+        dataset_id: str,
+        items: Sequence[RunItem],
+    ) -> object: ...
 
 
 class Pace:
@@ -59,6 +79,20 @@ class Context(ServiceContext[EvaluationSettings]):
         self._caps: dict[str, asyncio.Semaphore] = {}
         self._paces: dict[str, Pace] = {}
         self.recent = RecentTraces()
+        #: What else happens when experiments link items (the rules on their datasets, wired
+        #: in app.py: datasets sit below evaluators and never import them).
+        self.items_linked: list[ItemsLinked] = []
+
+    async def link_items(
+        self,
+        conn: Connection,
+        pending: PendingEvents,
+        project_id: str,
+        dataset_id: str,
+        items: Sequence[RunItem],
+    ) -> None:
+        for hook in self.items_linked:
+            await hook(self, conn, pending, project_id, dataset_id, items)
 
     def rule_pace(self, rule_id: str, per_minute: int) -> Pace:
         """What spaces one rule's judge calls to ``per_minute`` on this replica."""

@@ -1,9 +1,12 @@
-"""``axonal evals``: LLM-as-a-judge templates, the online rules that run them on new traces,
-and their jobs (each with its state, its score or why it failed)."""
+"""``axonal evals``: evaluator templates (LLM-as-a-judge and code), the rules that run them on
+new traces or experiments (or send traces to an annotation queue), and their jobs (each with
+its state, its score or why it failed)."""
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,20 +20,22 @@ __all__ = ["app"]
 
 app = typer.Typer(
     name="evals",
-    help="LLM-as-a-judge evaluators: templates, online rules, jobs.\n\n"
-    "A rule's judge calls an LLM connection of the project: create it with the Langfuse API "
-    "(PUT /api/public/llm-connections) first.",
+    help="Evaluators: templates (LLM-as-a-judge or Python code), rules, jobs.\n\n"
+    "An LLM template's judge calls an LLM connection of the project: create it with the "
+    "Langfuse API (PUT /api/public/llm-connections) first. A code template runs as a job on "
+    "an agent.",
     no_args_is_help=True,
     add_completion=False,
 )
-templates = typer.Typer(name="templates", help="Judge prompts with {{variables}}.")
-rules = typer.Typer(name="rules", help="Online rules: which new traces a template scores.")
+templates = typer.Typer(name="templates", help="Judge prompts and code evaluators.")
+rules = typer.Typer(name="rules", help="Rules: which targets a template scores or a queue gets.")
 jobs = typer.Typer(name="jobs", help="Evaluation jobs: state, score, or why one failed.")
 for _group in (templates, rules, jobs):
     _group.info.no_args_is_help = True
     app.add_typer(_group)
 
 _STATE = {"pending": "yellow", "running": "cyan", "succeeded": "green", "failed": "red"}
+_CONDITION = re.compile(r"^\s*([^<>=!]+?)\s*(<=|>=|!=|<|>|=)\s*(.+?)\s*$")
 
 
 def _path(project: str | None, tail: str) -> str:
@@ -47,11 +52,28 @@ def _pairs(pairs: list[str], what: str) -> dict[str, str]:
     return found
 
 
+def _conditions(texts: list[str]) -> list[dict[str, Any]]:
+    """``NAME OP VALUE`` (``user-feedback<0``, ``label=bad``) as score conditions."""
+    found = []
+    for text in texts:
+        match = _CONDITION.match(text)
+        if match is None:
+            raise typer.BadParameter(f"{text!r}: use NAME OP VALUE, for example 'feedback<0'")
+        name, operator, raw = match.groups()
+        value: float | str
+        try:
+            value = float(raw)
+        except ValueError:
+            value = raw
+        found.append({"name": name, "operator": operator, "value": value})
+    return found
+
+
 @templates.command("ls")
 def templates_ls(
     project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None
 ) -> None:
-    """List the project's judge templates."""
+    """List the project's templates."""
     from axonal_events.evaluators import EvalTemplateList  # noqa: PLC0415
 
     path = guarded(lambda: _path(project, "templates"))
@@ -62,9 +84,11 @@ def templates_ls(
         return
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table("name", "score", "prompt", "id")
+    table = Table("name", "score", "evaluator", "id")
     for t in found:
         source = f"registry {t.prompt_name}@{t.prompt_label}" if t.prompt_name else "inline"
+        if t.kind == "code":
+            source = f"code ({t.runtime.python}, {t.runtime.timeout_seconds:g}s)"
         table.add_row(f"[bold]{escape(t.name)}[/]", escape(t.score_name), source, escape(t.id))
     console.print(
         table if found else "no templates: create one with `axonal evals templates create`"
@@ -83,6 +107,19 @@ def templates_create(
     label: Annotated[str, typer.Option("--label", help="The registry prompt's label.")] = (
         "production"
     ),
+    code_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--code-file",
+            help="A Python file defining evaluate(**variables): a code evaluator, run as a job.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+    python: Annotated[str, typer.Option("--python", help="The code's interpreter.")] = "python3",
+    timeout: Annotated[float, typer.Option("--timeout", min=1, help="Seconds per job.")] = 120.0,
+    cpu: Annotated[str, typer.Option("--cpu", help="The code job's cpu limit.")] = "1",
+    memory: Annotated[str, typer.Option("--memory", help="The code job's memory limit.")] = "1Gi",
     score_name: Annotated[
         str | None, typer.Option("--score-name", help="The scores' name (the template's).")
     ] = None,
@@ -90,13 +127,18 @@ def templates_create(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Create a judge template; the judge answers a score and its reasoning."""
+    """Create a template: a judge prompt (the judge answers a score and its reasoning), or a
+    Python function returning the score (or score and reasoning)."""
     from axonal_events.evaluators import EvalTemplate  # noqa: PLC0415
 
-    if (prompt is None) == (prompt_name is None):
-        raise typer.BadParameter("give --prompt (inline text) or --registry-prompt, not both")
-    body = {"name": name, "prompt": prompt, "prompt_name": prompt_name, "prompt_label": label,
-            "score_name": score_name}  # fmt: skip
+    if sum(x is not None for x in (prompt, prompt_name, code_file)) != 1:
+        raise typer.BadParameter("give one of --prompt, --registry-prompt or --code-file")
+    body: dict[str, Any] = {"name": name, "prompt": prompt, "prompt_name": prompt_name,
+                            "prompt_label": label, "score_name": score_name}  # fmt: skip
+    if code_file is not None:
+        body |= {"kind": "code", "code": code_file.read_text(), "prompt_label": "production",
+                 "runtime": {"python": python, "timeout_seconds": timeout, "cpu": cpu,
+                             "memory": memory}}  # fmt: skip
     path = guarded(lambda: _path(project, "templates"))
     with api(api_url) as client:
         created = client.post(path, EvalTemplate, json=body)
@@ -109,18 +151,20 @@ def templates_create(
 def _rules_table(found: list[Any]) -> Any:
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table("name", "template", "connection/model", "target", "sampling", "delay", "state")
+    table = Table("name", "does", "judge", "on", "sampling", "delay", "state")
     for r in found:
         state = "[green]active[/]" if r.active else "[dim]inactive[/]"
-        table.add_row(f"[bold]{escape(r.name)}[/]", escape(r.template),
-                      escape(f"{r.connection}/{r.model}"), r.target, f"{r.sampling:g}",
-                      f"{r.delay_seconds:g}s", state)  # fmt: skip
+        does = f"score: {r.template}" if r.template else f"queue: {r.queue_id}"
+        judge = f"{r.connection}/{r.model}" if r.model else ""
+        on = r.target + (f" of {', '.join(r.filter.datasets)}" if r.filter.datasets else "")
+        table.add_row(f"[bold]{escape(r.name)}[/]", escape(does), escape(judge), escape(on),
+                      f"{r.sampling:g}", f"{r.delay_seconds:g}s", state)  # fmt: skip
     return table
 
 
 @rules.command("ls")
 def rules_ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
-    """List the project's online rules."""
+    """List the project's rules."""
     from axonal_events.evaluators import EvalRuleList  # noqa: PLC0415
 
     path = guarded(lambda: _path(project, "rules"))
@@ -135,9 +179,16 @@ def rules_ls(project: ProjectOpt = None, as_json: AsJson = False, api_url: ApiUr
 @rules.command("create")
 def rules_create(
     name: Annotated[str, typer.Argument(help="The rule's name.")],
-    template: Annotated[str, typer.Option("--template", help="The template's name.")],
-    connection: Annotated[str, typer.Option("--connection", help="The LLM connection's provider.")],
-    model: Annotated[str, typer.Option("--model", help="The judge's model.")],
+    template: Annotated[
+        str | None, typer.Option("--template", help="Score with this template.")
+    ] = None,
+    queue: Annotated[
+        str | None, typer.Option("--queue", help="Send targets to this annotation queue instead.")
+    ] = None,
+    connection: Annotated[
+        str | None, typer.Option("--connection", help="The LLM connection's provider.")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The judge's model.")] = None,
     trace_name: Annotated[
         list[str] | None, typer.Option("--name", help="Only targets of this name (repeatable).")
     ] = None,
@@ -145,6 +196,14 @@ def rules_create(
     environment: Annotated[list[str] | None, typer.Option("--env", help="Environments.")] = None,
     observation_type: Annotated[
         str | None, typer.Option("--observation", help="Score observations of this type.")
+    ] = None,
+    score: Annotated[
+        list[str] | None,
+        typer.Option("--score", help="A score the trace carries: NAME OP VALUE ('feedback<0')."),
+    ] = None,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option("--dataset", help="Evaluate this dataset's experiments as they run."),
     ] = None,
     var: Annotated[
         list[str] | None, typer.Option("--var", help="VARIABLE=SELECTOR (output.answer).")
@@ -160,14 +219,18 @@ def rules_create(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Create an online rule: each new matching trace (or observation) is judged once."""
+    """Create a rule: each new matching trace (or observation, or experiment item with
+    --dataset) is scored by the template, or sent to the queue, once."""
     from axonal_events.evaluators import EvalRule  # noqa: PLC0415
 
+    if (template is None) == (queue is None):
+        raise typer.BadParameter("give --template (score) or --queue (send for review)")
     body = {
-        "name": name, "template": template, "connection": connection, "model": model,
-        "target": "observation" if observation_type else "trace",
+        "name": name, "template": template, "queue": queue, "connection": connection,
+        "model": model, "target": "observation" if observation_type else "trace",
         "filter": {"names": trace_name or [], "tags": tag or [], "environments": environment or [],
-                   "types": [observation_type] if observation_type else []},
+                   "types": [observation_type] if observation_type else [],
+                   "scores": _conditions(score or []), "datasets": dataset or []},
         "mapping": _pairs(var or [], "VARIABLE=SELECTOR, for example answer=output.answer"),
         "sampling": sampling, "delay_seconds": delay, "max_concurrency": concurrency,
         "max_per_minute": per_minute,
@@ -203,7 +266,7 @@ def rules_activate(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Activate a rule (its LLM connection must exist)."""
+    """Activate a rule (an LLM template's connection must exist)."""
     _set_active(rule, "activate", project, as_json, api_url)
 
 
@@ -214,7 +277,7 @@ def rules_deactivate(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Pause a rule: new traces are no longer judged."""
+    """Pause a rule: new targets are no longer evaluated."""
     _set_active(rule, "deactivate", project, as_json, api_url)
 
 
@@ -270,11 +333,15 @@ def jobs_ls(
         return
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table("id", "trace", "state", "score", "reason")
+    table = Table("id", "trace", "state", "result", "reason")
     for j in found:
         color = _STATE[j.state]
-        score = "" if j.score_value is None else f"{j.score_value:g}"
-        table.add_row(escape(j.id), escape(j.trace_id), f"[{color}]{j.state}[/]", score,
+        result = "" if j.score_value is None else f"{j.score_value:g}"
+        if j.queue_item_id:
+            result = "queued"
+        elif j.run_uuid and j.state == "running":
+            result = f"run {j.run_uuid[:12]}"
+        table.add_row(escape(j.id), escape(j.trace_id), f"[{color}]{j.state}[/]", result,
                       escape((j.reason or "")[:80]))  # fmt: skip
     console.print(table if found else "no jobs")
 
@@ -297,6 +364,12 @@ def jobs_get(
         return
     console.print(f"[bold]{escape(job.id)}[/] [{_STATE[job.state]}]{job.state}[/]")
     console.print(f"trace {escape(job.trace_id)}  attempts {job.attempts}")
+    if job.dataset_item_id:
+        console.print(f"dataset item {escape(job.dataset_item_id)}  run {job.dataset_run_id}")
+    if job.run_uuid:
+        console.print(f"evaluator run {job.run_uuid} [dim](axonal ops logs {job.run_uuid})[/]")
+    if job.queue_item_id:
+        console.print(f"queued as item {escape(job.queue_item_id)}")
     if job.score_value is not None:
         console.print(f"score {job.score_value:g} [dim]({job.score_id})[/]")
     if job.reason:

@@ -1,5 +1,6 @@
-"""``/api/v1/{owner}/{project}/evals``: LLM-as-a-judge templates, online rules (create, list,
-activate, deactivate) and their jobs (by rule and state, one with why it failed)."""
+"""``/api/v1/{owner}/{project}/evals``: evaluator templates (LLM-as-a-judge and code), rules
+(create, list, activate, deactivate) and their jobs (by rule and state, one with why it
+failed)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_api.routes.traces_v1 import project_id_of
 from axonal_events.evaluators import (
+    CodeRuntime,
     CreateEvalRule,
     CreateEvalTemplate,
     EvalJob,
@@ -30,6 +32,7 @@ from axonal_events.evaluators import (
     OfflineEvaluation,
     RuleFilter,
     SetRuleActive,
+    TemplateKind,
 )
 from axonal_events.rpcs import Evaluation
 from axonal_traces.values import error_reason
@@ -40,27 +43,35 @@ router = APIRouter(prefix="/api/v1/{owner}/{project}/evals", tags=["evaluators"]
 
 
 class EvalTemplateBody(BaseModel):
-    """A judge template: inline ``prompt`` with ``{{variables}}``, or a registry prompt."""
+    """An evaluator: a judge prompt (inline with ``{{variables}}``, or a registry prompt), or
+    ``code`` (``kind: code``): Python defining ``evaluate(**variables)``, run as a job."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str
+    kind: TemplateKind = "llm"
     prompt: str | None = None
     prompt_name: str | None = None
     prompt_label: str = "production"
+    code: str | None = None
+    runtime: CodeRuntime = Field(default_factory=CodeRuntime)
     score_name: str | None = None
     description: str | None = None
 
 
 class EvalRuleBody(BaseModel):
-    """An online rule: which new traces (or observations) a template scores, with what."""
+    """A rule: which targets (new traces or observations, or experiments' items) it takes,
+    and what it does with each: score with a template, or send to an annotation queue."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    template: str = Field(description="The template's name or id.")
-    connection: str = Field(description="The LLM connection's provider name.")
-    model: str
+    template: str | None = Field(default=None, description="The template's name or id.")
+    queue: str | None = Field(default=None, description="An annotation queue's id or name.")
+    connection: str | None = Field(
+        default=None, description="The LLM connection's provider name (LLM templates)."
+    )
+    model: str | None = None
     target: Literal["trace", "observation"] = "trace"
     filter: RuleFilter = Field(default_factory=RuleFilter)
     mapping: dict[str, str] = Field(default_factory=dict)

@@ -7,6 +7,7 @@ import uuid
 from datetime import UTC, datetime
 
 from axonal_bus.errors import Invalid, NotFound
+from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection, transaction
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import queries, store, versions
@@ -129,6 +130,7 @@ async def create_run_item(ctx: Context, request: CreateRunItem) -> RunItem:
     if request.trace_id is None:
         raise Invalid("traceId: a dataset run item needs the trace that ran it")
     now = datetime.now(UTC)
+    pending = PendingEvents(ctx.subjects)
     async with transaction(ctx.pool) as conn:
         item = await store.current_item(conn, request.project_id, request.dataset_item_id)
         if item is None:
@@ -161,6 +163,8 @@ async def create_run_item(ctx: Context, request: CreateRunItem) -> RunItem:
         )
         await queries.upsert_run_item(conn, link)
         stored = await queries.run_item(conn, link.id)
+        await ctx.link_items(conn, pending, request.project_id, item.dataset_id, [link])
+    await ctx.publish_committed(pending)
     assert stored is not None  # just written in this transaction
     return stored
 

@@ -8,21 +8,60 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from axonal_events.evaluators import RuleFilter
+from axonal_events.evaluators import RuleFilter, ScoreCondition
 
-__all__ = ["JUDGE_TRACE_PREFIX", "job_id", "matches", "sampled", "target_key"]
+__all__ = [
+    "JUDGE_TRACE_PREFIX",
+    "job_id",
+    "matches",
+    "sampled",
+    "score_holds",
+    "target_key",
+]
 
 #: The ids of the judges' own traces start so: no rule reads them.
 JUDGE_TRACE_PREFIX = "eval-judge-"
 
 
-def matches(rule_filter: RuleFilter, target: Mapping[str, Any], trace: Mapping[str, Any]) -> bool:
+_COMPARE = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def score_holds(condition: ScoreCondition, score: Mapping[str, Any]) -> bool:
+    """Whether one score (``name``, ``value``, ``string_value``) meets ``condition``: numbers
+    compare with numeric and boolean scores, text with a categorical score's label."""
+    if score.get("name") != condition.name:
+        return False
+    if isinstance(condition.value, str):
+        label = score.get("string_value")
+        return (
+            condition.operator in ("=", "!=")
+            and label is not None
+            and bool(_COMPARE[condition.operator](label, condition.value))
+        )
+    value = score.get("value")
+    return value is not None and bool(_COMPARE[condition.operator](value, condition.value))
+
+
+def matches(
+    rule_filter: RuleFilter,
+    target: Mapping[str, Any],
+    trace: Mapping[str, Any],
+    scores: Sequence[Mapping[str, Any]] = (),
+) -> bool:
     """Whether ``target`` (a trace, or an observation of ``trace``) passes ``rule_filter``.
 
-    Names, environments, types and metadata are the target's own; tags are the trace's.
+    Names, environments, types and metadata are the target's own; tags and ``scores`` are
+    the trace's (each condition met by at least one of them).
     """
     if rule_filter.names and target.get("name") not in rule_filter.names:
         return False
@@ -34,7 +73,9 @@ def matches(rule_filter: RuleFilter, target: Mapping[str, Any], trace: Mapping[s
     if not set(rule_filter.tags) <= tags:
         return False
     metadata = target.get("metadata") or {}
-    return all(metadata.get(key) == value for key, value in rule_filter.metadata.items())
+    if any(metadata.get(key) != value for key, value in rule_filter.metadata.items()):
+        return False
+    return all(any(score_holds(c, s) for s in scores) for c in rule_filter.scores)
 
 
 def sampled(rate: float, rule_id: str, key: str) -> bool:

@@ -1,5 +1,6 @@
 """Consumers: ``trace.ingested`` (durable ``evaluation-online``) makes the jobs of the active
-rules; ``cmd.evaluation.run_job`` (durable ``evaluation-jobs``) runs each once it is due.
+rules; ``cmd.evaluation.run_job`` (durable ``evaluation-jobs``) runs each once it is due;
+``run.done`` (durable ``evaluation-evaluator-runs``) ends the jobs of code evaluators.
 
 A job not due yet goes back to JetStream with a delayed nak for the time left (no timer, no
 polling); a job that runs keeps its message in progress, so a killed service's jobs are
@@ -18,13 +19,14 @@ from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Invalid
 from axonal_bus.retry import RetryPolicy
 from axonal_evaluation.context import Context
-from axonal_evaluation.evaluators import online, runner, store
+from axonal_evaluation.evaluators import code, online, runner, store
 from axonal_events import CloudEvent, EventData, StreamKind
 from axonal_events.catalog.registry import Catalog
+from axonal_events.catalog.run import RunDone
 from axonal_events.catalog.traces import TraceIngested
 from axonal_events.evaluators import RunEvalJob
 
-__all__ = ["JOB_COMMANDS", "on_run_job", "on_trace_ingested", "register"]
+__all__ = ["JOB_COMMANDS", "on_run_done", "on_run_job", "on_trace_ingested", "register"]
 
 JOB_COMMANDS = Catalog()
 JOB_COMMANDS.register(RunEvalJob)
@@ -75,7 +77,14 @@ async def on_run_job(ctx: Context, event: CloudEvent[EventData]) -> None:
             await beat
 
 
+async def on_run_done(ctx: Context, event: CloudEvent[EventData]) -> None:
+    if not isinstance(event.data, RunDone):
+        raise Invalid(f"expected run.done, got {event.type}")
+    await code.run_done(ctx, event.data)
+
+
 def register(ctx: Context) -> None:
+    ctx.consume_events(f"{ctx.name}-evaluator-runs", ["run.done"], on_run_done)
     ctx.consume_events(
         _online(ctx), ["trace.ingested"], on_trace_ingested, workers=16, ack_wait=15.0
     )

@@ -1,5 +1,7 @@
 """Offline evaluation: a rule's evaluator applied, on request, to every item of a dataset run
-(an experiment): one job per item's trace (or its observation, for an observation rule).
+(an experiment): one job per item's trace (or its observation, for an observation rule), which
+reads the dataset item too. A rule that names the dataset does this as items are linked
+(:mod:`~axonal_evaluation.evaluators.experiments`); this is the request for any other.
 
 The rule's filter and sampling are for new traces; here the run names the targets. Jobs are
 the online ones: a target the rule judged before (online, or an earlier request) is not
@@ -15,8 +17,8 @@ from axonal_bus.outbox import PendingEvents
 from axonal_db import transaction
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import queries
-from axonal_evaluation.domain.rules import job_id, target_key
 from axonal_evaluation.evaluators import store
+from axonal_evaluation.evaluators.experiments import item_job
 from axonal_evaluation.evaluators.online import insert_jobs
 from axonal_events.evaluators import EvaluateDatasetRun, OfflineEvaluation
 
@@ -34,14 +36,7 @@ async def evaluate_dataset_run(ctx: Context, request: EvaluateDatasetRun) -> Off
         if not runs:
             raise NotFound(f"Dataset run not found: '{request.dataset_run_id}'")
         items = await queries.run_items(conn, request.dataset_run_id)
-        new = []
-        for item in items:
-            observation = item.observation_id if rule.target == "observation" else None
-            key = target_key(item.trace_id, observation)
-            job = job_id(rule.id, key)
-            new.append(
-                store.NewJob(job, rule.project_id, rule.id, key, item.trace_id, observation, now)
-            )
+        new = [item_job(rule, item, now) for item in items]
         new.sort(key=lambda job: job.target_key)  # one order: concurrent requests never deadlock
         inserted = await insert_jobs(ctx, conn, pending, new)
     await ctx.publish_committed(pending)

@@ -57,18 +57,24 @@ async def fetch_trace(ctx: Context, project_id: str, trace_id: str) -> TraceDeta
 
 def plan(rules: list[EvalRule], detail: TraceDetail, now: datetime) -> list[store.NewJob]:
     """The jobs ``rules`` make of one trace: each matching, sampled target once; none of the
-    platform's own traces (environments ``langfuse-*``: the judges' calls)."""
+    platform's own traces (environments ``langfuse-*``: the judges' calls), none of a rule
+    on experiments (their items make its jobs as they are linked)."""
     if detail.trace.environment.startswith("langfuse-"):
         return []
     trace = detail.trace.model_dump(mode="json")
+    scores = [s.model_dump(mode="json") for s in detail.scores]
     jobs = []
     for rule in rules:
+        if rule.filter.datasets:
+            continue
         targets: list[tuple[dict[str, Any], str | None]] = [(trace, None)]
         if rule.target == "observation":
             targets = [(o.model_dump(mode="json"), o.id) for o in detail.observations]
         for target, observation_id in targets:
             key = target_key(detail.trace.id, observation_id)
-            if not matches(rule.filter, target, trace) or not sampled(rule.sampling, rule.id, key):
+            if not matches(rule.filter, target, trace, scores):
+                continue
+            if not sampled(rule.sampling, rule.id, key):
                 continue
             job = job_id(rule.id, key)
             due = now + timedelta(seconds=rule.delay_seconds)
@@ -93,10 +99,12 @@ async def ingested(ctx: Context, consumer: str, event_id: str, data: TraceIngest
         async with limit:
             return await fetch_trace(ctx, data.project_id, trace_id)
 
-    wanted = [  # a rule filters on what a trace is and holds, never on its scores
+    on_scores = any(rule.filter.scores for rule in rules)  # else new scores change nothing
+    wanted = [
         t.trace_id
         for t in data.traces
-        if (t.trace_changed or t.observations) and not t.trace_id.startswith(JUDGE_TRACE_PREFIX)
+        if (t.trace_changed or t.observations or (on_scores and t.scores))
+        and not t.trace_id.startswith(JUDGE_TRACE_PREFIX)
     ]
     if not wanted:
         return  # nothing a rule could match: no job, nothing to record

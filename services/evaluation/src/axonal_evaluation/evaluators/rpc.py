@@ -1,4 +1,5 @@
-"""Request/reply: templates, online rules (create, list, activate) and jobs (list, read)."""
+"""Request/reply: templates (LLM and code), rules (create, list, activate) and jobs (list,
+read)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from axonal_bus.errors import Conflict, Invalid, NotFound
 from axonal_db import Connection, transaction
 from axonal_evaluation.connections import store as connections
 from axonal_evaluation.context import Context
+from axonal_evaluation.datasets import store as datasets
+from axonal_evaluation.domain.code_evaluators import check_runtime, signature
 from axonal_evaluation.domain.judging import variables
 from axonal_evaluation.domain.selectors import parse
 from axonal_evaluation.evaluators import offline, store
+from axonal_evaluation.queues import store as queues
+from axonal_events.annotation_queues import AnnotationQueue
 from axonal_events.evaluators import (
     CreateEvalRule,
     CreateEvalTemplate,
@@ -41,11 +46,26 @@ __all__ = [
 ]
 
 
-async def create_eval_template(ctx: Context, request: CreateEvalTemplate) -> EvalTemplate:
+def _check_template(request: CreateEvalTemplate) -> None:
+    if request.kind == "code":
+        if request.code is None or request.prompt is not None or request.prompt_name is not None:
+            raise Invalid("a code template needs 'code' (Python defining evaluate), no prompt")
+        try:
+            signature(request.code)
+            check_runtime(request.runtime)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+        return
+    if request.code is not None:
+        raise Invalid("code: set kind 'code' for a code evaluator")
     if (request.prompt is None) == (request.prompt_name is None):
         raise Invalid("a template needs either 'prompt' (inline text) or 'prompt_name'")
     if request.prompt is not None and not variables(request.prompt):
         raise Invalid("prompt: the text has no {{variable}} to fill")
+
+
+async def create_eval_template(ctx: Context, request: CreateEvalTemplate) -> EvalTemplate:
+    _check_template(request)
     template = EvalTemplate(
         id=str(uuid.uuid4()),
         score_name=request.score_name or request.name,
@@ -63,12 +83,41 @@ async def list_eval_templates(ctx: Context, request: ListEvalTemplates) -> EvalT
         return EvalTemplateList(data=await store.templates(conn, request.project_id))
 
 
-async def _check_connection(conn: Connection, project_id: str, provider: str) -> None:
+async def _check_connection(conn: Connection, project_id: str, provider: str | None) -> None:
+    if provider is None:
+        raise Invalid("connection: an LLM template needs the connection (and model) that judges")
     if await connections.secret(conn, project_id, provider) is None:
         raise Invalid(
             f"connection: no LLM connection '{provider}' in this project: create it "
             "(PUT /api/public/llm-connections) before activating the rule"
         )
+
+
+async def _action(
+    conn: Connection, request: CreateEvalRule
+) -> tuple[EvalTemplate | None, AnnotationQueue | None]:
+    """What the rule does with a target: score it with a template, or queue it for review."""
+    if (request.template is None) == (request.queue is None):
+        raise Invalid("a rule either scores with 'template' or sends to 'queue': give one")
+    if request.queue is not None:
+        queue = await queues.queue_named(conn, request.project_id, request.queue)
+        if queue is None:
+            raise Invalid(f"queue: no annotation queue '{request.queue}' in this project")
+        return None, queue
+    assert request.template is not None
+    template = await store.template(conn, request.project_id, request.template)
+    if template is None:
+        raise Invalid(f"template: no template '{request.template}' in this project")
+    if template.kind == "llm" and request.model is None:
+        raise Invalid("model: an LLM template needs the model that judges")
+    return template, None
+
+
+async def _check_datasets(conn: Connection, project_id: str, names: list[str]) -> None:
+    for name in names:
+        found = await datasets.find_dataset(conn, project_id, name=name)
+        if found is None and await datasets.find_dataset(conn, project_id, id=name) is None:
+            raise Invalid(f"filter.datasets: no dataset '{name}' in this project")
 
 
 async def create_eval_rule(ctx: Context, request: CreateEvalRule) -> EvalRule:
@@ -78,18 +127,19 @@ async def create_eval_rule(ctx: Context, request: CreateEvalRule) -> EvalRule:
         except ValueError as exc:
             raise Invalid(f"mapping.{name}: {exc}") from None
     async with transaction(ctx.pool) as conn:
-        template = await store.template(conn, request.project_id, request.template)
-        if template is None:
-            raise Invalid(f"template: no template '{request.template}' in this project")
-        if request.active:
+        template, queue = await _action(conn, request)
+        await _check_datasets(conn, request.project_id, request.filter.datasets)
+        if request.active and template is not None and template.kind == "llm":
             await _check_connection(conn, request.project_id, request.connection)
         now = datetime.now(UTC)
         rule = EvalRule(
             id=str(uuid.uuid4()),
-            template_id=template.id,
+            template_id=template.id if template else None,
+            template=template.name if template else None,
+            queue_id=queue.id if queue else None,
             created_at=now,
             updated_at=now,
-            **request.model_dump(exclude={"filter"}),
+            **request.model_dump(exclude={"filter", "template", "queue"}),
             filter=request.filter,
         )
         if not await store.insert_rule(conn, rule):
@@ -107,7 +157,9 @@ async def set_eval_rule_active(ctx: Context, request: SetRuleActive) -> EvalRule
         rule = await store.rule(conn, request.project_id, request.id)
         if rule is None:
             raise NotFound(f"Rule not found: '{request.id}'")
-        if request.active:
+        found = await store.rule_with_template(conn, request.project_id, rule.id)
+        template = found[1] if found else None
+        if request.active and template is not None and template.kind == "llm":
             await _check_connection(conn, request.project_id, rule.connection)
         await store.set_active(conn, rule.id, request.active)
         updated = await store.rule(conn, request.project_id, rule.id)

@@ -17,27 +17,33 @@ __all__ = [
     "insert_rule",
     "insert_template",
     "job",
+    "job_of_run",
     "jobs",
     "rule",
+    "rule_with_template",
     "rules",
     "set_active",
+    "set_run",
     "start_job",
     "template",
     "templates",
 ]
 
 _TEMPLATE = (
-    "id, project_id, name, prompt, prompt_name, prompt_label, score_name, description, created_at"
+    "id, project_id, name, kind, prompt, prompt_name, prompt_label, code, runtime, score_name, "
+    "description, created_at"
 )
 _RULE = (
-    "r.id, r.project_id, r.project, r.name, r.template_id, t.name AS template, r.connection, "
+    "r.id, r.project_id, r.project, r.name, r.template_id, t.name AS template, r.queue_id, "
+    "r.connection, "
     "r.model, r.target, r.filter, r.mapping, r.sampling, r.delay_seconds, r.max_concurrency, "
     "r.max_per_minute, r.active, r.created_at, r.updated_at"
 )
-_RULES = "eval_rules r JOIN eval_templates t ON t.id = r.template_id"
+_RULES = "eval_rules r LEFT JOIN eval_templates t ON t.id = r.template_id"
 _JOB = (
-    "id, project_id, rule_id, trace_id, observation_id, state, reason, answer, score_id, "
-    "score_value, attempts, due_at, created_at, updated_at"
+    "id, project_id, rule_id, trace_id, observation_id, state, reason, answer, "
+    "dataset_item_id, dataset_run_id, run_uuid, queue_item_id, score_id, score_value, attempts, "
+    "due_at, created_at, updated_at"
 )
 
 
@@ -49,6 +55,8 @@ class NewJob(NamedTuple):
     trace_id: str
     observation_id: str | None
     due_at: datetime
+    dataset_item_id: str | None = None
+    dataset_run_id: str | None = None
 
 
 def _rule(row: Any) -> EvalRule:
@@ -62,7 +70,8 @@ def _job(row: Any) -> EvalJob:
 async def insert_template(conn: Connection, template: EvalTemplate) -> bool:
     """``False`` when the project already has a template of that name."""
     done = await conn.fetchval(
-        f"INSERT INTO eval_templates ({_TEMPLATE}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "  # noqa: S608
+        f"INSERT INTO eval_templates ({_TEMPLATE}) VALUES "  # noqa: S608
+        "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
         "ON CONFLICT (project_id, name) DO NOTHING RETURNING true",
         *template.model_dump().values(),
     )
@@ -92,8 +101,9 @@ async def insert_rule(conn: Connection, rule: EvalRule) -> bool:
     done = await conn.fetchval(
         "INSERT INTO eval_rules (id, project_id, project, name, template_id, connection, model, "
         "target, filter, mapping, sampling, delay_seconds, max_concurrency, max_per_minute, "
-        "active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-        "$12, $13, $14, $15, $16, $16) ON CONFLICT (project_id, name) DO NOTHING RETURNING true",
+        "active, created_at, updated_at, queue_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+        "$10, $11, $12, $13, $14, $15, $16, $16, $17) "
+        "ON CONFLICT (project_id, name) DO NOTHING RETURNING true",
         rule.id,
         rule.project_id,
         rule.project,
@@ -110,6 +120,7 @@ async def insert_rule(conn: Connection, rule: EvalRule) -> bool:
         rule.max_per_minute,
         rule.active,
         rule.created_at,
+        rule.queue_id,
     )
     return bool(done)
 
@@ -141,6 +152,18 @@ async def rule(conn: Connection, project_id: str, key: str) -> EvalRule | None:
     return _rule(row) if row else None
 
 
+async def rule_with_template(
+    conn: Connection, project_id: str, rule_id: str
+) -> tuple[EvalRule, EvalTemplate | None] | None:
+    """A rule and its template (none for a rule that sends to a queue); ``None`` when either
+    was deleted."""
+    found = await rule(conn, project_id, rule_id)
+    if found is None or found.template_id is None:
+        return (found, None) if found else None
+    used = await template(conn, project_id, found.template_id)
+    return (found, used) if used else None
+
+
 async def set_active(conn: Connection, rule_id: str, active: bool) -> None:
     await conn.execute(
         "UPDATE eval_rules SET active = $2, updated_at = now() WHERE id = $1", rule_id, active
@@ -154,8 +177,9 @@ async def insert_jobs(conn: Connection, new: Sequence[NewJob]) -> list[str]:
     columns = list(zip(*new, strict=True))
     rows = await conn.fetch(
         "INSERT INTO eval_jobs (id, project_id, rule_id, target_key, trace_id, observation_id, "
-        "due_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], "
-        "$5::text[], $6::text[], $7::timestamptz[]) "
+        "due_at, dataset_item_id, dataset_run_id) SELECT * FROM unnest($1::text[], $2::text[], "
+        "$3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], "
+        "$9::text[]) "
         "ON CONFLICT (rule_id, target_key) DO NOTHING RETURNING id",
         *columns,
     )
@@ -190,11 +214,12 @@ async def finish_job(
     answer: Any = None,
     score_id: str | None = None,
     score_value: float | None = None,
+    queue_item_id: str | None = None,
 ) -> bool:
     """Record a job's end; ``False`` if it had already ended (then emit nothing)."""
     done = await conn.fetchval(
         "UPDATE eval_jobs SET state = $2, reason = $3, answer = $4, score_id = $5, "
-        "score_value = $6, updated_at = now() "
+        "score_value = $6, queue_item_id = $7, updated_at = now() "
         "WHERE id = $1 AND state IN ('pending', 'running') RETURNING true",
         job_id,
         state,
@@ -202,8 +227,32 @@ async def finish_job(
         answer,
         score_id,
         score_value,
+        queue_item_id,
     )
     return bool(done)
+
+
+async def set_run(conn: Connection, job_id: str, run_uuid: str, environment: str) -> None:
+    """Record the run a code evaluator's job waits for, and its target's environment."""
+    await conn.execute(
+        "UPDATE eval_jobs SET run_uuid = $2, environment = $3, updated_at = now() WHERE id = $1",
+        job_id,
+        run_uuid,
+        environment,
+    )
+
+
+async def job_of_run(conn: Connection, run_uuid: str) -> tuple[EvalJob, str] | None:
+    """The job waiting for ``run_uuid``, with its target's environment."""
+    row = await conn.fetchrow(
+        f"SELECT {_JOB}, environment FROM eval_jobs WHERE run_uuid = $1",  # noqa: S608
+        run_uuid,
+    )
+    if row is None:
+        return None
+    fields = dict(row)
+    environment = fields.pop("environment") or "default"
+    return EvalJob.model_validate(fields), environment
 
 
 async def jobs(conn: Connection, query: ListEvalJobs, rule_id: str | None) -> list[EvalJob]:

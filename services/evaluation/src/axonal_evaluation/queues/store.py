@@ -68,6 +68,17 @@ async def find_queue(conn: Connection, project_id: str, queue_id: str) -> Annota
     return _queue(row) if row else None
 
 
+async def queue_named(conn: Connection, project_id: str, key: str) -> AnnotationQueue | None:
+    """The queue of id ``key``, or named ``key``."""
+    row = await conn.fetchrow(
+        f"SELECT {_QUEUE} FROM annotation_queues WHERE project_id = $1 "  # noqa: S608
+        "AND (id = $2 OR name = $2) ORDER BY id = $2 DESC LIMIT 1",
+        project_id,
+        key,
+    )
+    return _queue(row) if row else None
+
+
 async def queues_page(
     conn: Connection, project_id: str, page: int, limit: int
 ) -> list[AnnotationQueue]:
