@@ -1,5 +1,6 @@
 """Request/reply: results, error replies with their codes, and clear failures."""
 
+import asyncio
 import time
 
 import pytest
@@ -126,3 +127,33 @@ async def test_ping(calculator, bus_settings, nats_client):
     assert reply.service == "calc"
     assert reply.version == "9.9"
     assert reply.status == "ok"
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+async def test_a_server_answers_up_to_its_workers_at_once(bus_settings, nats_client, workers):
+    """Each call waits until three are in flight: only a server answering three at once
+    answers them; one answering in order leaves them waiting (and the callers time out)."""
+    all_in = asyncio.Event()
+    arrived = 0
+
+    async def gathered(req: Add) -> Sum:
+        nonlocal arrived
+        arrived += 1
+        if arrived == 3:
+            all_in.set()
+        await asyncio.wait_for(all_in.wait(), timeout=2)
+        return Sum(total=req.a + req.b)
+
+    broker = make_broker(bus_settings, "gather")
+    gather = Rpc("gather", "add", Add, Sum)
+    rpc.serve(broker, bus_settings.subjects, gather, gathered, queue="gather", workers=workers)
+    async with running(broker):
+        calls = [
+            rpc.call(nats_client, bus_settings.subjects, gather, Add(a=i, b=1), timeout=3)
+            for i in range(3)
+        ]
+        results = await asyncio.gather(*calls, return_exceptions=True)
+    if workers == 3:
+        assert results == [Sum(total=1), Sum(total=2), Sum(total=3)]
+    else:
+        assert all(isinstance(r, RemoteError | RpcTimeoutError) for r in results), results

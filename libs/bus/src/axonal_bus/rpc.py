@@ -59,8 +59,10 @@ def serve(
     handler: Callable[[Req], Awaitable[Res]],
     *,
     queue: str,
+    workers: int = 1,
 ) -> Any:
-    """Answer ``rpc``; replicas share the requests through the ``queue`` group."""
+    """Answer ``rpc``; replicas share the requests through the ``queue`` group, each
+    answering up to ``workers`` at once (one: in the order they come)."""
     subject = rpc.subject(subjects)
 
     async def answer() -> dict[str, Any] | bytes:
@@ -80,6 +82,8 @@ def serve(
             return _error(code, f"{subject} failed; the service log has the details")
         return b'{"ok":true,"result":' + result.model_dump_json().encode() + b"}"
 
+    if workers > 1:
+        return broker.subscriber(subject, queue=queue, title=subject, max_workers=workers)(answer)
     return broker.subscriber(subject, queue=queue, title=subject)(answer)
 
 

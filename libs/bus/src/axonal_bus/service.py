@@ -121,11 +121,19 @@ class ServiceContext(Generic[S]):
         """The reply subjects of this service's NATS requests."""
         return self.subjects.inbox_prefix(self.name)
 
-    def serve(self, method: Rpc[Req, Res], handler: Callable[[Self, Req], Awaitable[Res]]) -> None:
-        """Answer ``method`` with ``handler(ctx, request)``; replicas share the requests."""
+    def serve(
+        self,
+        method: Rpc[Req, Res],
+        handler: Callable[[Self, Req], Awaitable[Res]],
+        *,
+        workers: int = 1,
+    ) -> None:
+        """Answer ``method`` with ``handler(ctx, request)``; replicas share the requests, each
+        answering up to ``workers`` at once (for a read that waits on the database)."""
         if method.service != self.name:
             raise ValueError(f"{self.name} cannot serve {method.service}.{method.method}")
-        rpc.serve(self.broker, self.subjects, method, partial(handler, self), queue=self.name)
+        handle = partial(handler, self)
+        rpc.serve(self.broker, self.subjects, method, handle, queue=self.name, workers=workers)
 
     def consume(self, spec: ConsumerSpec[T], handler: Callable[[Self, T], Awaitable[None]]) -> None:
         """Consume ``spec``'s durable one message at a time: ``handler(ctx, message)``."""

@@ -123,7 +123,7 @@ async def prompt_generations(ctx: Context, request: PromptGenerations) -> Prompt
 
 def register(ctx: Context) -> None:
     ctx.serve(Tracking.list_traces, list_traces)
-    ctx.serve(Tracking.get_trace, get_trace)
+    ctx.serve(Tracking.get_trace, get_trace, workers=16)  # evaluators read one per trace
     ctx.serve(Tracking.list_observations, list_observations)
     ctx.serve(Tracking.get_observation, get_observation)
     ctx.serve(Tracking.list_scores, list_scores)
