@@ -1,9 +1,14 @@
-"""The evaluation service in-process on the test's NATS namespace and database."""
+"""The evaluation service in-process on the test's NATS namespace and database (with
+tracking, for the evaluators), and the LLM provider's double."""
 
+import pytest
 import pytest_asyncio
 
 from axonal_evaluation.app import build_app
 from axonal_evaluation.settings import EvaluationSettings
+from axonal_testing.llm_double import llm_double
+from axonal_tracking.app import build_app as build_tracking
+from axonal_tracking.settings import TrackingSettings
 
 
 @pytest_asyncio.fixture
@@ -11,3 +16,18 @@ async def evaluation(service_settings, running_service) -> EvaluationSettings:
     settings = service_settings(EvaluationSettings)
     await running_service(build_app(settings))
     return settings
+
+
+@pytest_asyncio.fixture
+async def services(service_settings, running_service) -> EvaluationSettings:
+    """Tracking and the evaluation service."""
+    await running_service(build_tracking(service_settings(TrackingSettings)))
+    settings = service_settings(EvaluationSettings)
+    await running_service(build_app(settings))
+    return settings
+
+
+@pytest.fixture
+def double():
+    with llm_double() as server:
+        yield server

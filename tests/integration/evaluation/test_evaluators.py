@@ -6,13 +6,10 @@ from __future__ import annotations
 import uuid
 
 import pytest
-import pytest_asyncio
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
 from axonal_db import connect
-from axonal_evaluation.app import build_app
-from axonal_evaluation.settings import EvaluationSettings
 from axonal_events.evaluators import (
     CreateEvalRule,
     DeleteLlmConnection,
@@ -24,24 +21,8 @@ from axonal_events.evaluators import (
 from axonal_events.rpcs import Evaluation
 from axonal_testing.llm_double import llm_double
 from axonal_testing.waiting import wait_for
-from axonal_tracking.app import build_app as build_tracking
-from axonal_tracking.settings import TrackingSettings
 
 from .evaluators_setup import PROJECT, PROJECT_ID, judge_rule, publish_traces
-
-
-@pytest_asyncio.fixture
-async def services(service_settings, running_service) -> EvaluationSettings:
-    await running_service(build_tracking(service_settings(TrackingSettings)))
-    settings = service_settings(EvaluationSettings)
-    await running_service(build_app(settings))
-    return settings
-
-
-@pytest.fixture
-def double():
-    with llm_double() as server:
-        yield server
 
 
 async def _jobs(nc, subjects, state=None):
