@@ -1,0 +1,1 @@
+"""Axonal optimization service: adaptive searches on Optuna."""

@@ -1,0 +1,1 @@
+"""Pure logic: search spaces as Optuna distributions, samplers, Hyperband brackets."""
