@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from axonal_events.catalog.registry import Catalog
 from axonal_events.commands.agent import ExecuteRun
+from axonal_events.commands.optimization import AddTrials, OptimizeSweep, Trial
 from axonal_events.commands.scheduler import (
     RUN_VERBS,
     RunAction,
@@ -19,15 +20,18 @@ from axonal_events.commands.scheduler import (
 __all__ = [
     "COMMANDS",
     "RUN_VERBS",
+    "AddTrials",
     "ExecuteRun",
+    "OptimizeSweep",
     "RunAction",
     "StatusReport",
     "SubmitRun",
+    "Trial",
     "command_subject_parts",
 ]
 
 COMMANDS = Catalog()
-for _model in (SubmitRun, StatusReport, ExecuteRun):
+for _model in (SubmitRun, StatusReport, ExecuteRun, AddTrials, OptimizeSweep):
     COMMANDS.register(_model)
 COMMANDS.register(
     RunAction,

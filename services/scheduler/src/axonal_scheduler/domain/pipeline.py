@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from axonal_events import DONE_STATUSES, RunStatus
 
-__all__ = ["EARLY_STOP_OUTCOME", "pipeline_status"]
+__all__ = ["ADAPTIVE", "EARLY_STOP_OUTCOME", "is_adaptive", "pipeline_status", "suggested_all"]
+
+#: Matrix kinds whose trials the optimization service suggests as results come in.
+ADAPTIVE = frozenset({"bayes", "hyperband", "tpe", "hyperopt", "iterative"})
+
+
+def is_adaptive(kind: str, compiled: Mapping[str, Any]) -> bool:
+    """Whether a run (its kind and compiled operation) is an adaptive sweep."""
+    matrix = compiled.get("matrix") or {}
+    return kind == "matrix" and matrix.get("kind") in ADAPTIVE
+
+
+def suggested_all(compiled: Mapping[str, Any]) -> bool:
+    """Whether an adaptive sweep's last trials have been suggested (it may then end)."""
+    return bool((compiled.get("matrix") or {}).get("suggested_all"))
+
 
 #: Why a pipeline was stopped early -> the final status it takes.
 EARLY_STOP_OUTCOME = {

@@ -17,10 +17,11 @@ import structlog
 
 from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus
-from axonal_events.commands import ExecuteRun, StatusReport
+from axonal_events.commands import ExecuteRun, OptimizeSweep, StatusReport
 from axonal_scheduler.context import Context
 from axonal_scheduler.domain.admission import Waiting, admit
 from axonal_scheduler.domain.env import env_values
+from axonal_scheduler.domain.pipeline import is_adaptive
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
 from axonal_scheduler.runs import pipelines, store
@@ -35,7 +36,6 @@ __all__ = ["PIPELINE_KINDS", "Engine"]
 log = structlog.get_logger(__name__)
 S = RunStatus
 PIPELINE_KINDS = frozenset({"dag", "matrix"})
-ADAPTIVE = frozenset({"bayes", "hyperband", "tpe", "hyperopt", "iterative"})
 
 
 def _queued_at(run: Run) -> datetime:
@@ -105,9 +105,17 @@ class Engine:
         await self.admit(run.queue)
 
     async def _start_pipeline(self, run: Run) -> None:
-        matrix = run.compiled.get("matrix") or {}
-        if run.kind == "matrix" and matrix.get("kind") in ADAPTIVE:
-            await self.set(run, S.QUEUED, "Adaptive", "waiting for the optimization service")
+        if is_adaptive(run.kind, run.compiled):
+            await self.set(run, S.RUNNING, "Adaptive", "the optimization service suggests trials")
+            search = OptimizeSweep(
+                sweep_uuid=run.uuid,
+                owner=run.owner,
+                project=run.project,
+                name=run.name,
+                search_space=run.compiled["matrix"].get("search_space") or {},
+            )
+            subject = self.tx.subjects.command("optimization", "start")
+            self.tx.emit(search, project=run.full_project, subject=subject)
             return
         await self.set(run, S.RUNNING)
         await pipelines.expand(self, run)

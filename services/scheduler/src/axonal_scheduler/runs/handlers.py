@@ -1,4 +1,5 @@
-"""Consumer: scheduler commands (``cmd.scheduler.*``): submit, agents' reports, run actions.
+"""Consumer: scheduler commands (``cmd.scheduler.*``): submit, agents' reports, run actions,
+the optimization service's trials.
 
 One durable (``scheduler``), one command at a time per replica, each applied once
 (inbox-deduplicated by envelope id) in one transaction with the events it emits. Once a
@@ -18,9 +19,9 @@ from axonal_bus.inbox import process_once
 from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection
 from axonal_events import CloudEvent, EventData, StreamKind
-from axonal_events.commands import COMMANDS, RunAction, StatusReport, SubmitRun
+from axonal_events.commands import COMMANDS, AddTrials, RunAction, StatusReport, SubmitRun
 from axonal_scheduler.context import Context
-from axonal_scheduler.runs import actions
+from axonal_scheduler.runs import actions, pipelines
 from axonal_scheduler.runs.engine import Engine
 from axonal_scheduler.runs.submit import submit
 
@@ -38,6 +39,8 @@ async def apply(ctx: Context, data: EventData, conn: Connection) -> PendingEvent
             await engine.report(data)
         elif isinstance(data, RunAction):
             await actions.act(engine, data)
+        elif isinstance(data, AddTrials):
+            await pipelines.add_trials(engine, data)
         else:
             log.info("scheduler.command_ignored", type=type(data).__name__)
     return engine.tx.events

@@ -12,8 +12,9 @@ from typing import Any, Protocol
 
 from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus
+from axonal_events.commands import AddTrials
 from axonal_scheduler.domain.early_stopping import should_stop
-from axonal_scheduler.domain.pipeline import pipeline_status
+from axonal_scheduler.domain.pipeline import is_adaptive, pipeline_status, suggested_all
 from axonal_scheduler.domain.resolve import (
     UnresolvedError,
     Upstream,
@@ -25,7 +26,7 @@ from axonal_scheduler.domain.triggers import Decision, decide
 from axonal_scheduler.runs import store
 from axonal_scheduler.runs.store import Run
 
-__all__ = ["RunControl", "advance", "expand", "on_child_done"]
+__all__ = ["RunControl", "add_trials", "advance", "expand", "on_child_done"]
 
 S = RunStatus
 #: Children waiting for their upstreams and a slot (``resuming``: a resumed pipeline).
@@ -100,6 +101,37 @@ async def expand(engine: RunControl, parent: Run) -> None:
         await engine.create(child)
 
 
+async def add_trials(engine: RunControl, command: AddTrials) -> None:
+    """Create the trials the optimization service suggests for an adaptive sweep (each once:
+    their uuids come with them), then move the sweep on; ``done`` lets it end when they have,
+    ``failed`` fails it."""
+    sweep = await store.lock_run(engine.conn, command.sweep_uuid)
+    if (
+        sweep is None
+        or sweep.status in DONE_STATUSES
+        or not is_adaptive(sweep.kind, sweep.compiled)
+    ):
+        return
+    if command.failed is not None:
+        await engine.set(sweep, S.FAILED, "OptimizationFailed", command.failed)
+        return
+    inputs = {io["name"]: io["value"] for io in sweep.compiled.get("inputs", [])}
+    template = {**sweep.compiled, "matrix": None}
+    for trial in command.trials:
+        child = _child(sweep, str(trial.index), template, {**inputs, **trial.params})
+        child.uuid = trial.uuid
+        child.name = f"{sweep.name}-{trial.index}" if sweep.name else None
+        await engine.create(child)
+    if command.done:
+        sweep.compiled = {
+            **sweep.compiled,
+            "matrix": {**sweep.compiled["matrix"], "suggested_all": True},
+        }
+        sweep.outputs = {**sweep.outputs, **command.outputs}
+        await store.update_run(engine.conn, sweep)
+    await advance(engine, sweep.uuid)
+
+
 def _concurrency(parent: Run) -> int | None:
     if parent.kind == "matrix":
         value = (parent.compiled.get("matrix") or {}).get("concurrency")
@@ -135,6 +167,9 @@ async def advance(engine: RunControl, pipeline_uuid: str) -> None:
     while await _step(engine, parent, kids):  # each change is made on these very objects
         pass
     stopping = parent.reason if parent.status is S.STOPPING else None
+    adaptive = is_adaptive(parent.kind, parent.compiled)
+    if adaptive and not stopping and not suggested_all(parent.compiled):
+        return  # more trials will come
     final = pipeline_status([k.status for k in kids], stopping_reason=stopping)
     if final is not None:
         await engine.set(parent, final, parent.reason if stopping else None)
