@@ -1,42 +1,71 @@
-/** Online evaluation rules (what each judges, how often, with which model) and their jobs:
- * each job's state, its score, or why it failed with the judge's kept answer. */
+/** Online evaluation rules (what each takes, how often, and what it does: score with a template,
+ * or send to an annotation queue) and their jobs: each job's state, its score, its evaluator's
+ * run or queue item, or why it failed with the judge's kept answer; and the templates. */
 import { useState } from "react";
 import { Link } from "react-router";
 import type { components } from "../../api/schema";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
 import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
-import { JOB_STATES, type JobState, useJobs, useRules, useSetActive } from "./queries";
+import { JOB_STATES, type JobState, useJobs, useQueues, useRules, useSetActive } from "./queries";
+import { Templates } from "./Templates";
 
 type Rule = components["schemas"]["EvalRule"];
 type Job = components["schemas"]["EvalJob"];
 
-/** A rule's filter in a few words: `name answer · tags prod · 20% · after 30 s`. */
+/** A rule's filter in a few words: `experiments of qa · name answer · tags prod · score feedback < 0 · 20% · after 30 s`. */
 export function describe(rule: Rule): string {
   const f = rule.filter;
   const parts = [
-    f.names?.length ? `name ${f.names.join(" | ")}` : `every ${rule.target}`,
+    f.datasets?.length ? `experiments of ${f.datasets.join(" | ")}` : "",
+    f.names?.length ? `name ${f.names.join(" | ")}` : f.datasets?.length ? "" : `every ${rule.target}`,
     f.tags?.length ? `tags ${f.tags.join(", ")}` : "",
     f.environments?.length ? `env ${f.environments.join(" | ")}` : "",
     f.types?.length ? `type ${f.types.join(" | ")}` : "",
     f.metadata && Object.keys(f.metadata).length ? `metadata ${JSON.stringify(f.metadata)}` : "",
+    ...(f.scores ?? []).map((s) => `score ${s.name} ${s.operator} ${s.value}`),
     rule.sampling < 1 ? `${Math.round(rule.sampling * 100)}%` : "",
     rule.delay_seconds ? `after ${rule.delay_seconds} s` : "",
   ];
   return parts.filter(Boolean).join(" · ");
 }
 
+/** What a rule does with a target: `score: helpful · openai gpt-4o-mini` (`· code`), or `queue: review` linked to the queue. */
+function Action({ rule, queues }: { rule: Rule; queues: Map<string, string> }) {
+  const { base } = useProject();
+  if (rule.queue_id) {
+    return (
+      <>
+        queue: <Link to={`${base}/annotation-queues/${rule.queue_id}`}>{queues.get(rule.queue_id) ?? rule.queue_id.slice(0, 8)}</Link>
+      </>
+    );
+  }
+  return (
+    <>
+      score: {rule.template}{" "}
+      {rule.connection ? (
+        <span className="muted">
+          · <code>{rule.connection}</code> {rule.model}
+        </span>
+      ) : (
+        <span className="muted">· code</span>
+      )}
+    </>
+  );
+}
+
 function Rules({ rules, selected, select }: { rules: Rule[]; selected: string | null; select: (id: string | null) => void }) {
   const { owner, project } = useProject();
   const setActive = useSetActive(owner, project);
+  const queues = useQueues(owner, project);
+  const queueNames = new Map(queues.data?.data.map((q) => [q.id, q.name]));
   return (
     <table className="grid" aria-label="Evaluation rules">
       <thead>
         <tr>
           <th>Rule</th>
-          <th>Template</th>
-          <th>Judge</th>
-          <th>Scores</th>
+          <th>Action</th>
+          <th>Filter</th>
           <th>Caps</th>
           <th>State</th>
           <th />
@@ -50,9 +79,8 @@ function Rules({ rules, selected, select }: { rules: Rule[]; selected: string | 
                 {rule.name}
               </button>
             </td>
-            <td>{rule.template}</td>
             <td>
-              <code>{rule.connection}</code> {rule.model}
+              <Action rule={rule} queues={queueNames} />
             </td>
             <td>{describe(rule)}</td>
             <td>
@@ -71,18 +99,47 @@ function Rules({ rules, selected, select }: { rules: Rule[]; selected: string | 
   );
 }
 
-function JobRow({ job, rules }: { job: Job; rules: Map<string, string> }) {
+/** Where a job went: a code evaluator's run, or the queue a queue rule sent its target to. */
+function Via({ job, rule }: { job: Job; rule: Rule | undefined }) {
+  const { base } = useProject();
+  if (job.run_uuid) {
+    return (
+      <Link to={`${base}/runs/${job.run_uuid}`} title={job.run_uuid}>
+        run {job.run_uuid.slice(0, 8)}
+      </Link>
+    );
+  }
+  if (job.queue_item_id && rule?.queue_id) {
+    return (
+      <Link to={`${base}/annotation-queues/${rule.queue_id}`} title={`item ${job.queue_item_id}`}>
+        queued
+      </Link>
+    );
+  }
+  return null;
+}
+
+function JobRow({ job, rule }: { job: Job; rule: Rule | undefined }) {
   const { base } = useProject();
   const tone = job.state === "failed" ? "tone-bad" : job.state === "succeeded" ? "tone-ok" : "muted";
   return (
     <tr data-job={job.id} data-state={job.state}>
       <td className={tone}>{job.state}</td>
-      <td>{rules.get(job.rule_id) ?? job.rule_id.slice(0, 8)}</td>
+      <td>{rule?.name ?? job.rule_id.slice(0, 8)}</td>
       <td>
         <Link to={`${base}/traces/${job.trace_id}`}>{job.trace_id.slice(0, 12)}</Link>
         {job.observation_id && <span className="muted"> / {job.observation_id.slice(0, 8)}</span>}
+        {job.dataset_item_id && (
+          <div className="muted">
+            dataset item {job.dataset_item_id.slice(0, 8)}
+            {job.dataset_run_id && ` · run ${job.dataset_run_id.slice(0, 8)}`}
+          </div>
+        )}
       </td>
       <td>{job.score_value ?? "–"}</td>
+      <td>
+        <Via job={job} rule={rule} />
+      </td>
       <td>
         {job.reason ?? ""}
         {job.state === "failed" && job.answer != null && (
@@ -102,10 +159,10 @@ function Jobs({ rule, rules }: { rule: string | null; rules: Rule[] }) {
   const { owner, project } = useProject();
   const [state, setState] = useState<JobState | null>(null);
   const jobs = useJobs(owner, project, rule, state);
-  const names = new Map(rules.map((r) => [r.id, r.name]));
+  const byId = new Map(rules.map((r) => [r.id, r]));
   return (
     <section className="panel" aria-label="Evaluation jobs">
-      <h2>Jobs{rule ? ` of ${names.get(rule) ?? rule}` : ""}</h2>
+      <h2>Jobs{rule ? ` of ${byId.get(rule)?.name ?? rule}` : ""}</h2>
       <label>
         State{" "}
         <select aria-label="Job state" value={state ?? ""} onChange={(e) => setState((e.target.value || null) as JobState | null)}>
@@ -131,6 +188,7 @@ function Jobs({ rule, rules }: { rule: string | null; rules: Rule[] }) {
               <th>Rule</th>
               <th>Target</th>
               <th>Score</th>
+              <th>Via</th>
               <th>Reason</th>
               <th>Attempts</th>
               <th>Updated</th>
@@ -138,7 +196,7 @@ function Jobs({ rule, rules }: { rule: string | null; rules: Rule[] }) {
           </thead>
           <tbody>
             {jobs.data.data.map((job) => (
-              <JobRow key={job.id} job={job} rules={names} />
+              <JobRow key={job.id} job={job} rule={byId.get(job.rule_id)} />
             ))}
           </tbody>
         </table>
@@ -169,6 +227,7 @@ export default function EvaluatorsPage() {
           <Jobs rule={selected} rules={rules.data.data} />
         </>
       )}
+      <Templates />
     </section>
   );
 }

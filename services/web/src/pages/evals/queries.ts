@@ -8,6 +8,7 @@ export const JOB_STATES: JobState[] = ["pending", "running", "succeeded", "faile
 
 const keys = {
   rules: (owner: string, project: string) => ["evals", owner, project, "rules"] as const,
+  templates: (owner: string, project: string) => ["evals", owner, project, "templates"] as const,
   jobs: (owner: string, project: string, rule: string | null, state: JobState | null) => ["evals", owner, project, "jobs", rule, state] as const,
 };
 
@@ -15,6 +16,21 @@ export function useRules(owner: string, project: string) {
   return useQuery({
     queryKey: keys.rules(owner, project),
     queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/evals/rules", { params: { path: { owner, project } } })),
+  });
+}
+
+export function useTemplates(owner: string, project: string) {
+  return useQuery({
+    queryKey: keys.templates(owner, project),
+    queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/evals/templates", { params: { path: { owner, project } } })),
+  });
+}
+
+/** The project's annotation queues, to name a queue rule's queue: the queues page's query, cached under its key. */
+export function useQueues(owner: string, project: string) {
+  return useQuery({
+    queryKey: ["annotation-queues", owner, project],
+    queryFn: () => unwrap(api.GET("/api/v1/{owner}/{project}/annotation-queues", { params: { path: { owner, project }, query: { limit: 100 } } })),
   });
 }
 
