@@ -2,85 +2,26 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import pytest_asyncio
-from nats.js.api import ConsumerConfig
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError, RpcTimeoutError
-from axonal_bus.outbox import event_headers
 from axonal_bus.service import ServiceSettings
-from axonal_events import ErrorCode, EventData, StreamKind, new_event
-from axonal_events.commands import COMMANDS, ExecuteRun, RunAction, StatusReport, SubmitRun
+from axonal_events import ErrorCode, StreamKind
+from axonal_events.commands import RunAction, SubmitRun
 from axonal_events.rpcs import Scheduler
 from axonal_events.runs import GetRun, ListRuns, RunInfo
 from axonal_registry.app import build_app as build_registry
 from axonal_registry.settings import RegistrySettings
 from axonal_scheduler.app import build_app
 from axonal_scheduler.settings import SchedulerSettings
+from axonal_testing.agent_double import FakeAgent, send
 from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
-
-Script = Callable[[ExecuteRun], list[tuple[str, dict[str, Any]]]]
-
-
-class FakeAgent:
-    """Pulls ExecuteRun from queues; replies with the reports its ``script`` returns."""
-
-    def __init__(self, nc: Any, settings: ServiceSettings) -> None:
-        self.nc, self.js, self.settings = nc, nc.jetstream(), settings
-        self.subjects = settings.subjects
-        self.received: list[ExecuteRun] = []
-        self.script: Script | None = None
-        self.tasks: list[asyncio.Task[None]] = []
-
-    async def start(self, queue: str) -> None:
-        sub = await self.js.pull_subscribe(
-            self.subjects.agent_queue(queue),
-            durable=f"agent-{queue}",
-            stream=self.subjects.stream_name(StreamKind.COMMANDS),
-            config=ConsumerConfig(ack_wait=30),
-        )
-        self.tasks.append(asyncio.create_task(self._loop(sub)))
-
-    async def _loop(self, sub: Any) -> None:
-        while True:
-            try:
-                msgs = await sub.fetch(10, timeout=1)
-            except TimeoutError:
-                continue
-            except Exception:
-                await asyncio.sleep(0.05)
-                continue
-            for msg in msgs:
-                cmd = COMMANDS.decode(msg.data).data
-                assert isinstance(cmd, ExecuteRun)
-                self.received.append(cmd)
-                await msg.ack()
-                if self.script is not None:
-                    for status, extra in self.script(cmd):
-                        await self.report(cmd.run_uuid, cmd.attempt, status, **extra)
-
-    async def report(self, run_uuid: str, attempt: int, status: str, **extra: Any) -> None:
-        report = StatusReport(
-            run_uuid=run_uuid, attempt=attempt, agent="fake", status=status, **extra
-        )
-        await send(self.js, self.subjects.command("scheduler", "report"), report)
-
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-
-
-async def send(js: Any, subject: str, data: EventData) -> None:
-    event = new_event(data, source="/tests")
-    await js.publish(subject, event.to_json(), headers=event_headers(event))
 
 
 class Client:

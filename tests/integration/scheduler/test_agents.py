@@ -3,8 +3,7 @@
 from datetime import UTC, datetime
 
 from axonal_events import AgentHeartbeat
-
-from .conftest import send
+from axonal_testing.agent_double import send
 
 JOB = """
 version: 1.1

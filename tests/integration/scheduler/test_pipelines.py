@@ -4,9 +4,8 @@ import uuid
 
 from axonal_events import StreamKind
 from axonal_events.commands import COMMANDS, AddTrials, OptimizeSweep, Trial
+from axonal_testing.agent_double import send
 from axonal_testing.waiting import wait_for
-
-from .conftest import send
 
 RUN = "{kind: job, container: {image: python, command: [echo, step-%s]}}"
 OUT = "outputs: [{name: loss, type: float, isOptional: true}]"
