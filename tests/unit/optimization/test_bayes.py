@@ -141,7 +141,7 @@ def test_the_gp_beats_random_search_on_branin():
     def best(seed, sampler=None):
         space = bayes(
             "x1: {kind: uniform, value: '-5:10'}\nx2: {kind: uniform, value: '0:15'}",
-            utility="{acquisitionFunction: ei, eps: 0.0}",
+            utility="{acquisitionFunction: ei, eps: 0.0, numIterations: 4}",
             metric="{name: loss, optimization: minimize}",
             seed=seed,
             numInitialRuns=10,
