@@ -39,7 +39,8 @@ the referenced file is given as the first ``-f`` instead, and the reference in t
 is then ignored (a patch never changes the reference); the patch is the referenced file's.
 
 Left out: ``hyperparams_grid.yaml`` (the grid above without concurrency), ``hyperparams_bo``
-and ``hyperopt`` (adaptive: wait for the optimization service), ``hubRef`` targets
+and ``hyperopt`` (adaptive: their jobs must log the metric; ``test_optimization.py`` runs
+each kind), ``hubRef`` targets
 (Component Hub), cron schedules (never "complete"), distributed kinds (tfjob, pytorchjob,
 dask: no local executor), services (notebook, streamlit) and the negative or fragment files.
 """

@@ -36,7 +36,8 @@ the referenced file is given as the first ``-f`` instead, and the reference in t
 is then ignored (a patch never changes the reference); the patch is the referenced file's.
 
 Left out: ``grid.yaml`` (the grid above without truncation), the adaptive matrices (bayes,
-hyperopt, hyperband, iterative: they wait for the optimization service), ``hubRef`` targets,
+hyperopt, hyperband, iterative: their jobs must log the metric they optimize;
+``test_optimization.py`` runs each kind), ``hubRef`` targets,
 schedules (never "complete"), distributed kinds (no local executor), services, builds and the
 negative or preset files.
 """

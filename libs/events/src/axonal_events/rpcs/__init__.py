@@ -15,6 +15,7 @@ from axonal_events.rpc import Rpc
 from axonal_events.rpcs.evaluation import Evaluation
 from axonal_events.rpcs.identity import Identity
 from axonal_events.rpcs.notifications import Notifications
+from axonal_events.rpcs.optimization import Optimization
 from axonal_events.rpcs.registry import Registry
 from axonal_events.rpcs.scheduler import Scheduler
 from axonal_events.rpcs.tracking import Tracking
@@ -24,6 +25,7 @@ __all__ = [
     "Evaluation",
     "Identity",
     "Notifications",
+    "Optimization",
     "Registry",
     "Scheduler",
     "Tracking",
@@ -37,4 +39,6 @@ def _declared(*groups: type) -> tuple[Rpc[Any, Any], ...]:
 
 
 #: Every RPC of the platform, in declaration order.
-ALL_RPCS = _declared(Identity, Scheduler, Tracking, Notifications, Registry, Evaluation)
+ALL_RPCS = _declared(
+    Identity, Scheduler, Tracking, Notifications, Registry, Evaluation, Optimization
+)

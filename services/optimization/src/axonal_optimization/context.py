@@ -1,0 +1,46 @@
+"""What every handler of the optimization service receives first."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from axonal_bus.service import Service, ServiceContext
+from axonal_optimization.domain.studies import LiveStudy, Study
+from axonal_optimization.settings import OptimizationSettings
+
+__all__ = ["Context", "Held"]
+
+
+@dataclass
+class Held:
+    """A study this replica holds: its row, its Optuna study, and its running trials (run
+    uuid -> number), so that a trial's end needs no read to find them."""
+
+    study: Study
+    live: LiveStudy
+    running: dict[str, int] = field(default_factory=dict)
+
+
+class Context(ServiceContext[OptimizationSettings]):
+    """The service context with the studies this replica holds in memory.
+
+    A study's sampler keeps state between suggestions, so one replica at a time works on a
+    study (its lock here, its row locked in the database); a replica that does not hold a
+    study, or lost it to an error, rebuilds it from the tables.
+    """
+
+    def __init__(self, service: Service, settings: OptimizationSettings) -> None:
+        super().__init__(service, settings)
+        self.studies: dict[str, Held] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def study_lock(self, sweep_uuid: str) -> asyncio.Lock:
+        lock = self._locks.get(sweep_uuid)
+        if lock is None:
+            lock = self._locks[sweep_uuid] = asyncio.Lock()
+        return lock
+
+    def forget(self, sweep_uuid: str) -> None:
+        """Drop a study from memory (it ended, or its memory may disagree with its rows)."""
+        self.studies.pop(sweep_uuid, None)

@@ -1,0 +1,54 @@
+"""Consumers: ``cmd.optimization.start`` (durable ``optimization-sweeps``) starts a sweep's
+study; ``run.done`` (durable ``optimization-trials``) records each trial's result and
+suggests the next trials, or ends the study of a sweep that ended first."""
+
+from __future__ import annotations
+
+from axonal_bus.consumer import ConsumerSpec
+from axonal_bus.errors import Invalid
+from axonal_events import CloudEvent, EventData, StreamKind
+from axonal_events.catalog.registry import Catalog
+from axonal_events.catalog.run import RunDone
+from axonal_events.commands import OptimizeSweep
+from axonal_optimization.context import Context
+from axonal_optimization.studies import search
+
+__all__ = ["SWEEP_COMMANDS", "on_run_done", "on_start", "register"]
+
+SWEEP_COMMANDS = Catalog()
+SWEEP_COMMANDS.register(OptimizeSweep)
+
+
+def _sweeps(ctx: Context) -> str:
+    return f"{ctx.name}-sweeps"
+
+
+def _trials(ctx: Context) -> str:
+    return f"{ctx.name}-trials"
+
+
+async def on_start(ctx: Context, event: CloudEvent[EventData]) -> None:
+    if not isinstance(event.data, OptimizeSweep):
+        raise Invalid(f"expected optimization.start, got {event.type}")
+    await search.start(ctx, event.data)
+
+
+async def on_run_done(ctx: Context, event: CloudEvent[EventData]) -> None:
+    if not isinstance(event.data, RunDone):
+        raise Invalid(f"expected run.done, got {event.type}")
+    if event.data.pipeline_uuid:
+        await search.trial_done(ctx, event.data)
+    elif event.data.kind == "matrix":
+        await search.sweep_ended(ctx, event.data)
+
+
+def register(ctx: Context) -> None:
+    spec = ConsumerSpec(
+        durable=_sweeps(ctx),
+        filter_subjects=[ctx.subjects.command(ctx.name, "start")],
+        decode=SWEEP_COMMANDS.decode,
+        stream=StreamKind.COMMANDS,
+        ack_wait=60.0,
+    )
+    ctx.consume(spec, on_start)
+    ctx.consume_events(_trials(ctx), ["run.done"], on_run_done, ack_wait=60.0)

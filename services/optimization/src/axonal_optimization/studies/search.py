@@ -1,0 +1,230 @@
+"""The loop of an adaptive search on the bus.
+
+``optimization.start`` (a sweep starts) records the study and suggests its first trials; each
+trial's ``run.done`` records its result, tells the study, and suggests the next trials until
+the budget is spent; once every trial has ended, the sweep is told it may end, with the best
+trial as its outputs. Each step is one transaction that changes a state only once (a study is
+inserted once, a trial ends once: a redelivered message finds it done and does nothing) with
+the ``scheduler.add_trials`` command it sends (outbox, with an id derived from what it holds,
+so a repeat is deduplicated by the scheduler): a replica that restarted mid-way suggests
+nothing twice and loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import structlog
+
+from axonal_bus import rpc
+from axonal_bus.broker import core
+from axonal_bus.errors import RemoteError
+from axonal_bus.outbox import PendingEvents
+from axonal_db import Connection, transaction
+from axonal_events import new_event
+from axonal_events.catalog.run import RunDone
+from axonal_events.commands import AddTrials, OptimizeSweep, Trial
+from axonal_events.metrics import ReadLatest
+from axonal_events.rpcs import Tracking
+from axonal_optimization.context import Context, Held
+from axonal_optimization.domain.bracket_steps import BracketTrial, launches
+from axonal_optimization.domain.hyperband import Hyperband
+from axonal_optimization.domain.results import trial_result
+from axonal_optimization.domain.studies import LiveStudy, Study, objective
+from axonal_optimization.studies import store
+
+__all__ = ["start", "sweep_ended", "trial_done", "trial_uuid"]
+
+log = structlog.get_logger(__name__)
+
+
+def trial_uuid(sweep_uuid: str, number: int) -> str:
+    """The run of trial ``number``: the same whoever suggests it."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:trial:{sweep_uuid}:{number}").hex
+
+
+def _send(ctx: Context, pending: PendingEvents, study: Study, command: AddTrials) -> None:
+    key = f"{command.sweep_uuid}:{[t.index for t in command.trials]}:{command.done}"
+    event_id = uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:add-trials:{key}").hex
+    event = new_event(command, source=ctx.source, event_id=event_id, project=study.full_project)
+    pending.add(event, subject=ctx.subjects.command("scheduler", "add_trials"))
+
+
+async def _held(ctx: Context, conn: Connection, study: Study) -> Held:
+    """The study in this replica's memory, rebuilt from its rows when it is not there."""
+    held = ctx.studies.get(study.sweep_uuid)
+    if held is None:
+        stored = await store.trials(conn, study.sweep_uuid)
+        rows = [t.record() for t in stored]
+        learns = study.kind != "hyperband"  # its trials re-run configurations: it only draws
+        live = await asyncio.to_thread(LiveStudy, study.search_space, rows, learns=learns)
+        running = {t.run_uuid: t.number for t in stored if t.state == "running"}
+        held = ctx.studies[study.sweep_uuid] = Held(study, live, running)
+    return held
+
+
+def _outputs(live: LiveStudy, stored: list[store.StoredTrial]) -> dict[str, Any]:
+    """The best complete trial, as the sweep's outputs (none when no trial completed)."""
+    complete = [t for t in stored if t.state == "complete" and t.value is not None]
+    if not complete:
+        return {}
+    sign = -1 if live.study.direction.name == "MAXIMIZE" else 1
+    best = min(complete, key=lambda t: (sign * (t.value or 0.0), t.number))
+    return {
+        "best_trial": best.run_uuid,
+        "best_value": best.value,
+        "best_params": best.params,
+        live.metric: best.value,
+    }
+
+
+async def _to_start(conn: Connection, live: LiveStudy, study: Study) -> list[store.NewTrial] | None:
+    """The trials to start now; ``None`` once the search has no more to start."""
+    if study.kind == "hyperband":
+        return await _hyperband_trials(live, study, await store.trials(conn, study.sweep_uuid))
+    total, running = live.counts()  # the study in memory holds what the rows hold
+    if total >= live.budget.total:
+        return None
+    count = min(live.budget.concurrency - running, live.budget.total - total)
+    asked = await asyncio.to_thread(live.ask, max(count, 0))  # a GP's fit: off the event loop
+    return [store.NewTrial(n, trial_uuid(study.sweep_uuid, n), params) for n, params in asked]
+
+
+async def _hyperband_trials(
+    live: LiveStudy, study: Study, stored: list[store.StoredTrial]
+) -> list[store.NewTrial] | None:
+    plan = Hyperband.from_search_space(study.search_space)
+    ran = [
+        BracketTrial(t.number, t.bracket or 0, t.rung or 0, t.config or 0, t.state, t.value,
+                     t.params)
+        for t in stored
+    ]  # fmt: skip
+    todo = launches(plan, ran, live.budget.concurrency)
+    if todo is None:
+        return None
+    drawn = await asyncio.to_thread(live.ask, sum(1 for t in todo if t.config is None))
+    resource = str(study.search_space["resource"]["name"])
+    new, number = [], len(stored)
+    for launch in todo:
+        config = number if launch.config is None else launch.config
+        params = dict(drawn.pop(0)[1] if launch.config is None else launch.params or {})
+        params[resource] = launch.resource
+        run = trial_uuid(study.sweep_uuid, number)
+        new.append(store.NewTrial(number, run, params, launch.bracket, launch.rung, config))
+        number += 1
+    return new
+
+
+async def _next(ctx: Context, conn: Connection, pending: PendingEvents, study: Study) -> None:
+    """Start what the budget and the concurrency allow now; tell the sweep when all ended."""
+    held = await _held(ctx, conn, study)
+    new = await _to_start(conn, held.live, study)
+    if new:
+        await store.insert_trials(conn, study.sweep_uuid, new)
+        held.running.update({t.run_uuid: t.number for t in new})
+        trials = [Trial(uuid=t.run_uuid, index=t.number, params=t.params) for t in new]
+        _send(ctx, pending, study, AddTrials(sweep_uuid=study.sweep_uuid, trials=trials))
+        return
+    if new is None and not held.running:
+        stored = await store.trials(conn, study.sweep_uuid)
+        outputs = _outputs(held.live, stored)
+        _send(
+            ctx, pending, study, AddTrials(sweep_uuid=study.sweep_uuid, done=True, outputs=outputs)
+        )
+        await store.end_study(conn, study.sweep_uuid, "finished", None)
+        ctx.forget(study.sweep_uuid)
+
+
+async def _step(ctx: Context, sweep_uuid: str, work: Any) -> None:
+    """Run ``work(conn, pending)`` in a transaction holding the study; publish what it sent.
+    A failure drops the in-memory study, which may have learned what was rolled back."""
+    pending = PendingEvents(ctx.subjects)
+    async with ctx.study_lock(sweep_uuid):
+        try:
+            async with transaction(ctx.pool) as conn:
+                await work(conn, pending)
+                await pending.flush(conn, direct=True)
+        except BaseException:
+            ctx.forget(sweep_uuid)
+            raise
+    await ctx.publish_committed(pending)
+
+
+async def start(ctx: Context, command: OptimizeSweep) -> None:
+    """Record the sweep's study and suggest its first trials (a search that cannot run fails
+    the sweep with why)."""
+
+    async def work(conn: Connection, pending: PendingEvents) -> None:
+        if not await store.insert_study(conn, command):
+            return  # started by an earlier delivery
+        study = await store.lock_study(conn, command.sweep_uuid)
+        assert study is not None
+        try:
+            if study.kind == "hyperband":
+                Hyperband.from_search_space(study.search_space)
+            await _held(ctx, conn, study)
+        except ValueError as exc:
+            await store.end_study(conn, study.sweep_uuid, "ended", str(exc))
+            _send(ctx, pending, study, AddTrials(sweep_uuid=study.sweep_uuid, failed=str(exc)))
+            return
+        await _next(ctx, conn, pending, study)
+
+    await _step(ctx, command.sweep_uuid, work)
+    log.info("study.started", sweep=command.sweep_uuid, kind=command.search_space.get("kind"))
+
+
+async def _latest(ctx: Context, run_uuid: str) -> dict[str, Any]:
+    """The run's last logged metric values (none when tracking cannot say now)."""
+    request = ReadLatest(run_uuids=[run_uuid])
+    try:
+        found = await rpc.call(core(ctx.broker), ctx.subjects, Tracking.latest, request)
+    except RemoteError:
+        return {}
+    return dict(found.values.get(run_uuid, {}))
+
+
+async def _trial(ctx: Context, done: RunDone) -> tuple[Study, int] | None:
+    """The running study and the trial number of a run: from memory, else one read."""
+    held = ctx.studies.get(done.pipeline_uuid or "")
+    if held is not None and done.run_uuid in held.running:
+        return held.study, held.running[done.run_uuid]
+    async with ctx.pool.acquire() as conn:
+        found = await store.trial_of_run(conn, done.run_uuid)
+    if found is None or found[0].state != "running":
+        return None
+    return found[0], found[1].number
+
+
+async def trial_done(ctx: Context, done: RunDone) -> None:
+    """Record a trial's result, tell its study, and suggest the next trials."""
+    found = await _trial(ctx, done)
+    if found is None:
+        return
+    study, number = found
+    metric, _ = objective(study.search_space)
+    latest = {} if metric in done.outputs else await _latest(ctx, done.run_uuid)
+    state, value, reason = trial_result(done.status.value, None, metric, done.outputs, latest)
+
+    async def work(conn: Connection, pending: PendingEvents) -> None:
+        held = ctx.studies.get(study.sweep_uuid)
+        if not await store.end_trial(conn, study.sweep_uuid, number, state, value, reason):
+            return  # the study ended, or this trial's end was recorded already
+        if held is not None:
+            held.running.pop(done.run_uuid, None)
+            if study.kind != "hyperband":
+                held.live.tell(number, state, value)  # one rebuilt now reads it from the rows
+        await _next(ctx, conn, pending, study)
+
+    await _step(ctx, study.sweep_uuid, work)
+
+
+async def sweep_ended(ctx: Context, done: RunDone) -> None:
+    """A sweep run ended before its study did (stopped, failed): suggest nothing more."""
+    async with transaction(ctx.pool) as conn:
+        study = await store.lock_study(conn, done.run_uuid)
+        if study is None or study.state != "running":
+            return
+        await store.end_study(conn, study.sweep_uuid, "ended", f"the sweep ended {done.status}")
+    ctx.forget(done.run_uuid)

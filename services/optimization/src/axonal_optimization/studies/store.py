@@ -1,0 +1,152 @@
+"""SQL of the ``studies`` and ``trials`` tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from axonal_db import Connection
+from axonal_events.commands import OptimizeSweep
+from axonal_optimization.domain.studies import Study, TrialRecord
+
+__all__ = [
+    "NewTrial",
+    "StoredTrial",
+    "Study",
+    "end_study",
+    "end_trial",
+    "insert_study",
+    "insert_trials",
+    "lock_study",
+    "study",
+    "trial_of_run",
+    "trials",
+]
+
+
+@dataclass(frozen=True)
+class StoredTrial:
+    number: int
+    run_uuid: str
+    params: dict[str, Any]
+    state: str
+    value: float | None
+    reason: str | None = None
+    bracket: int | None = None
+    rung: int | None = None
+    config: int | None = None
+
+    def record(self) -> TrialRecord:
+        return TrialRecord(self.number, self.params, self.state, self.value)  # type: ignore[arg-type]
+
+
+_STUDY = "sweep_uuid, owner, project, name, kind, search_space, state, reason"
+_TRIAL = "number, run_uuid, params, state, value, reason, bracket, rung, config"
+
+
+async def insert_study(conn: Connection, command: OptimizeSweep) -> bool:
+    """``False`` when the sweep has its study already."""
+    done = await conn.fetchval(
+        "INSERT INTO studies (sweep_uuid, owner, project, name, kind, search_space) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (sweep_uuid) DO NOTHING RETURNING true",
+        command.sweep_uuid,
+        command.owner,
+        command.project,
+        command.name,
+        str(command.search_space.get("kind", "")),
+        command.search_space,
+    )
+    return bool(done)
+
+
+async def study(conn: Connection, sweep_uuid: str) -> Study | None:
+    row = await conn.fetchrow(f"SELECT {_STUDY} FROM studies WHERE sweep_uuid = $1", sweep_uuid)  # noqa: S608
+    return Study(**dict(row)) if row else None
+
+
+async def lock_study(conn: Connection, sweep_uuid: str) -> Study | None:
+    """The study, locked for the rest of the transaction."""
+    row = await conn.fetchrow(
+        f"SELECT {_STUDY} FROM studies WHERE sweep_uuid = $1 FOR UPDATE",  # noqa: S608
+        sweep_uuid,
+    )
+    return Study(**dict(row)) if row else None
+
+
+async def end_study(conn: Connection, sweep_uuid: str, state: str, reason: str | None) -> None:
+    await conn.execute(
+        "UPDATE studies SET state = $2, reason = $3, updated_at = now() WHERE sweep_uuid = $1",
+        sweep_uuid,
+        state,
+        reason,
+    )
+
+
+async def trials(conn: Connection, sweep_uuid: str) -> list[StoredTrial]:
+    rows = await conn.fetch(
+        f"SELECT {_TRIAL} FROM trials WHERE sweep_uuid = $1 ORDER BY number",  # noqa: S608
+        sweep_uuid,
+    )
+    return [StoredTrial(**dict(r)) for r in rows]
+
+
+async def trial_of_run(conn: Connection, run_uuid: str) -> tuple[Study, StoredTrial] | None:
+    """The study and trial that ``run_uuid`` runs (one read for any run.done)."""
+    study_columns = ", ".join(f"s.{c.strip()}" for c in _STUDY.split(","))
+    trial_columns = ", ".join(f"t.{c.strip()} AS t_{c.strip()}" for c in _TRIAL.split(","))
+    row = await conn.fetchrow(
+        f"SELECT {study_columns}, {trial_columns} FROM trials t "  # noqa: S608
+        "JOIN studies s ON s.sweep_uuid = t.sweep_uuid WHERE t.run_uuid = $1",
+        run_uuid,
+    )
+    if row is None:
+        return None
+    fields = dict(row)
+    trial = {k[2:]: fields.pop(k) for k in list(fields) if k.startswith("t_")}
+    return Study(**fields), StoredTrial(**trial)
+
+
+async def end_trial(
+    conn: Connection,
+    sweep_uuid: str,
+    number: int,
+    state: str,
+    value: float | None,
+    reason: str | None,
+) -> bool:
+    """Record how a running trial of a running study ended, the study locked for the rest of
+    the transaction; ``False`` (nothing changed) when either had ended already."""
+    done = await conn.fetchval(
+        "WITH study AS (SELECT sweep_uuid FROM studies WHERE sweep_uuid = $1 "
+        "AND state = 'running' FOR UPDATE) "
+        "UPDATE trials t SET state = $3, value = $4, reason = $5, finished_at = now() "
+        "FROM study WHERE t.sweep_uuid = study.sweep_uuid AND t.number = $2 "
+        "AND t.state = 'running' RETURNING true",
+        sweep_uuid,
+        number,
+        state,
+        value,
+        reason,
+    )
+    return bool(done)
+
+
+@dataclass(frozen=True)
+class NewTrial:
+    """A suggested trial (with its bracket, rung and configuration in a hyperband search)."""
+
+    number: int
+    run_uuid: str
+    params: dict[str, Any]
+    bracket: int | None = None
+    rung: int | None = None
+    config: int | None = None
+
+
+async def insert_trials(conn: Connection, sweep_uuid: str, new: Sequence[NewTrial]) -> None:
+    await conn.executemany(
+        "INSERT INTO trials (sweep_uuid, number, run_uuid, params, bracket, rung, config) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        [(sweep_uuid, t.number, t.run_uuid, t.params, t.bracket, t.rung, t.config) for t in new],
+    )

@@ -1,0 +1,140 @@
+"""Adaptive searches on the embedded stack: a polyaxonfile's sweep runs exactly its budget of
+trials suggested by the optimization service, each a job that computes the Branin function
+from its params and logs the objective with the SDK; the sweep's outputs hold the best trial,
+as good as the same sampler reaches in memory with the same budget (measured here)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import optuna
+import pytest
+
+from axonal_optimization.domain.samplers import sampler_for
+from axonal_optimization.domain.spaces import decode, distributions
+from axonal_spec.compiler import CompileOptions, compile_operation
+from axonal_spec.parsing import load
+from axonal_testing.stack import RunningStack
+from axonal_testing.waiting import wait_for_sync
+
+from .conftest import RUNS, done, get
+
+pytestmark = pytest.mark.slow  # real processes on the embedded stack
+
+BRANIN = """
+import math, sys
+from axonal import tracking
+x, y = float(sys.argv[1]), float(sys.argv[2])
+loss = (y - 5.1 / (4 * math.pi ** 2) * x ** 2 + 5 / math.pi * x - 6) ** 2 \\
+    + 10 * (1 - 1 / (8 * math.pi)) * math.cos(x) + 10
+if len(sys.argv) > 3:
+    loss += 10 / float(sys.argv[3])  # hyperband: more epochs, a better loss
+tracking.log_metrics(loss=loss)
+"""
+MINIMIZE = "  metric: {name: loss, optimization: minimize}\n"
+KINDS = {
+    "tpe": ("  kind: tpe\n  numRuns: 16\n  concurrency: 2\n  seed: 7\n" + MINIMIZE, 16),
+    "bayes": (
+        "  kind: bayes\n  numInitialRuns: 4\n  maxIterations: 3\n  concurrency: 2\n  seed: 7\n"
+        + MINIMIZE,
+        10,
+    ),
+    "hyperband": (
+        "  kind: hyperband\n  maxIterations: 9\n  eta: 3\n  concurrency: 3\n  seed: 7\n"
+        "  resource: {name: epochs, type: int}\n" + MINIMIZE,
+        22,
+    ),
+}
+
+
+def branin(x: float, y: float) -> float:
+    a = (y - 5.1 / (4 * math.pi**2) * x**2 + 5 / math.pi * x - 6) ** 2
+    return a + 10 * (1 - 1 / (8 * math.pi)) * math.cos(x) + 10
+
+
+def sweep(matrix: str, *, epochs: bool) -> str:
+    inputs = "[{name: x, type: float}, {name: y, type: float}"
+    inputs += ", {name: epochs, type: int}]" if epochs else "]"
+    args = '"{{ x }}", "{{ y }}"' + (', "{{ epochs }}"' if epochs else "")
+    return f"""
+version: 1.1
+kind: operation
+name: branin
+matrix:
+{matrix}  params:
+    x: {{kind: uniform, value: [-5, 10]}}
+    y: {{kind: uniform, value: [0, 15]}}
+component:
+  inputs: {inputs}
+  run:
+    kind: job
+    init: [{{file: {{filename: branin.py, content: {json.dumps(BRANIN)}}}}}]
+    container:
+      image: python
+      workingDir: "{{{{ globals.artifacts_path }}}}"
+      command: [{json.dumps(sys.executable)}, branin.py, {args}]
+"""
+
+
+def in_memory_range(text: str, budget: int, seeds: range) -> tuple[float, float]:
+    """The best value the same sampler reaches in memory, one trial at a time, over
+    ``seeds``: (best, worst)."""
+    compiled = compile_operation(load(text), CompileOptions()).model_dump(mode="json")
+    space: dict[str, Any] = compiled["matrix"]["search_space"]
+    found = []
+    for seed in seeds:
+        seeded = {**space, "seed": seed}
+        study = optuna.create_study(sampler=sampler_for(seeded, trials_so_far=0))
+        dists = distributions(space["params"])
+        for _ in range(budget):
+            trial = study.ask(dists)
+            params = decode(space["params"], trial.params)
+            study.tell(trial, branin(params["x"], params["y"]))
+        found.append(study.best_value)
+    return min(found), max(found)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_sweep_runs_its_budget_and_finds_what_its_sampler_finds(
+    kind: str, stack: RunningStack, tmp_path: Path
+) -> None:
+    matrix, budget = KINDS[kind]
+    text = sweep(matrix, epochs=kind == "hyperband")
+    source = tmp_path / f"{kind}.yaml"
+    source.write_text(text)
+    submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
+    assert submitted.returncode == 0, submitted.stderr
+    run_uuid = json.loads(submitted.stdout)["uuid"]
+    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+        ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
+        trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
+        study = get(http, f"{RUNS}/{run_uuid}/study")
+    assert ended["status"] == "succeeded", ended
+    assert len(trials) == budget
+    assert {t["status"] for t in trials} == {"succeeded"}
+
+    def loss(inputs: dict[str, Any]) -> float:
+        extra = 10 / inputs["epochs"] if "epochs" in inputs else 0.0
+        return branin(inputs["x"], inputs["y"]) + extra
+
+    values = {t["uuid"]: loss(t["inputs"]) for t in trials}
+    outputs = ended["outputs"]
+    assert outputs["best_trial"] in values
+    assert outputs["best_value"] == pytest.approx(min(values.values()))
+    assert (study["state"], study["budget"], len(study["trials"])) == ("finished", budget, budget)
+    compared = stack.cli_json("ops", "compare", "--sweep", run_uuid)
+    assert {t["uuid"] for t in compared["trials"]} == set(values)
+    shown = stack.cli("ops", "compare", "--sweep", run_uuid)
+    assert f"{budget} trials, minimizing loss" in shown.stdout
+    assert "best_value" in stack.cli("ops", "get", run_uuid).stdout
+    if kind == "hyperband":  # each trial has its rung's resource
+        epochs = sorted(t["inputs"]["epochs"] for t in trials)
+        assert epochs == [1] * 9 + [3] * 8 + [9] * 5
+        return
+    best, worst = in_memory_range(text, budget, range(8))
+    assert outputs["best_value"] <= worst, (outputs["best_value"], best, worst)
