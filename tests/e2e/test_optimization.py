@@ -138,3 +138,64 @@ def test_a_sweep_runs_its_budget_and_finds_what_its_sampler_finds(
         return
     best, worst = in_memory_range(text, budget, range(8))
     assert outputs["best_value"] <= worst, (outputs["best_value"], best, worst)
+
+
+CURVE = """
+import sys, time
+from axonal import tracking
+x = float(sys.argv[1])
+for step in range(12):
+    tracking.log_metrics(loss=x + 1 / (step + 1), step=step)
+    time.sleep(0.25)
+"""
+PRUNED_SWEEP = f"""
+version: 1.1
+kind: operation
+name: curves
+matrix:
+  kind: tpe
+  numRuns: 6
+  concurrency: 2
+  seed: 11
+  metric: {{name: loss, optimization: minimize}}
+  params:
+    x: {{kind: choice, value: [1, 10]}}
+  earlyStopping:
+  - kind: metric_early_stopping
+    metric: loss
+    value: 0
+    optimization: minimize
+    policy: {{kind: median, evaluationInterval: 1, minSamples: 2}}
+component:
+  inputs: [{{name: x, type: float}}]
+  run:
+    kind: job
+    init: [{{file: {{filename: curve.py, content: {json.dumps(CURVE)}}}}}]
+    container:
+      image: python
+      workingDir: "{{{{ globals.artifacts_path }}}}"
+      command: [{json.dumps(sys.executable)}, curve.py, "{{{{ x }}}}"]
+"""
+
+
+def test_pruning_stops_a_trial_worse_than_the_median_and_the_sweep_goes_on(
+    stack: RunningStack, tmp_path: Path
+) -> None:
+    source = tmp_path / "pruned.yaml"
+    source.write_text(PRUNED_SWEEP)
+    submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
+    assert submitted.returncode == 0, submitted.stderr
+    run_uuid = json.loads(submitted.stdout)["uuid"]
+    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+        ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
+        trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
+        study = get(http, f"{RUNS}/{run_uuid}/study")
+    assert ended["status"] == "succeeded", ended
+    assert len(trials) == 6
+    stopped = [t for t in trials if t["status"] == "stopped"]
+    assert stopped, [(t["inputs"], t["status"]) for t in trials]
+    assert {t["reason"] for t in stopped} == {"Pruned"}
+    assert {t["inputs"]["x"] for t in stopped} == {10}  # only the clearly worse ones
+    pruned = {t["run_uuid"] for t in study["trials"] if t["state"] == "pruned"}
+    assert pruned == {t["uuid"] for t in stopped}
+    assert all(t["state"] in ("complete", "pruned") for t in study["trials"])

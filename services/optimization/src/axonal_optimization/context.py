@@ -14,12 +14,14 @@ __all__ = ["Context", "Held"]
 
 @dataclass
 class Held:
-    """A study this replica holds: its row, its Optuna study, and its running trials (run
-    uuid -> number), so that a trial's end needs no read to find them."""
+    """A study this replica holds: its row, its Optuna study, its running trials (run uuid ->
+    number) so that a trial's end needs no read to find them, and those being stopped by the
+    pruner."""
 
     study: Study
     live: LiveStudy
     running: dict[str, int] = field(default_factory=dict)
+    pruned: set[str] = field(default_factory=set)
 
 
 class Context(ServiceContext[OptimizationSettings]):
@@ -33,6 +35,7 @@ class Context(ServiceContext[OptimizationSettings]):
     def __init__(self, service: Service, settings: OptimizationSettings) -> None:
         super().__init__(service, settings)
         self.studies: dict[str, Held] = {}
+        self.tasks: list[asyncio.Task[None]] = []  # its background work (the pruning watch)
         self._locks: dict[str, asyncio.Lock] = {}
 
     def study_lock(self, sweep_uuid: str) -> asyncio.Lock:

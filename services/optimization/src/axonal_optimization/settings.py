@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from axonal_bus.service import ServiceSettings
@@ -12,3 +13,7 @@ __all__ = ["OptimizationSettings"]
 
 class OptimizationSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="AXONAL_OPTIMIZATION_")
+
+    prune_interval: float = Field(
+        default=2.0, gt=0, description="Seconds between reads of running trials' metrics."
+    )

@@ -38,7 +38,9 @@ class SubmitRun(EventData):
 class RunAction(EventData):
     """Stop, restart, resume, approve, skip or delete a run; the type is ``scheduler.<verb>``.
 
-    ``new_run_uuid`` names the copy a ``restart`` creates (chosen by the caller).
+    ``new_run_uuid`` names the copy a ``restart`` creates (chosen by the caller); ``reason``
+    says why a ``stop`` (``Pruned``: the optimization service stopped a trial), kept as the
+    stopped run's reason.
     """
 
     type_name: ClassVar[str] = "scheduler.action"
@@ -46,6 +48,7 @@ class RunAction(EventData):
     verb: Literal["stop", "restart", "resume", "approve", "skip", "delete"]
     run_uuid: str = Field(min_length=32, max_length=36)
     new_run_uuid: str | None = None
+    reason: str | None = Field(default=None, pattern=r"^[A-Za-z]{1,64}$")
 
     def event_type(self) -> str:
         return f"scheduler.{self.verb}"

@@ -8,8 +8,8 @@ the service's tables are the record, and a replica rebuilds the in-memory study 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import optuna
@@ -17,6 +17,7 @@ from optuna.distributions import BaseDistribution
 from optuna.trial import TrialState, create_trial
 
 from axonal_optimization.domain import samplers, spaces
+from axonal_optimization.domain.pruning import pruning
 
 __all__ = ["LiveStudy", "Study", "TrialRecord", "TrialStateName", "objective"]
 
@@ -57,6 +58,7 @@ class TrialRecord:
     params: dict[str, Any]
     state: TrialStateName
     value: float | None = None
+    intermediate: Mapping[int, float] = field(default_factory=dict)
 
 
 def objective(search_space: dict[str, Any]) -> tuple[str, Literal["minimize", "maximize"]]:
@@ -87,7 +89,10 @@ class LiveStudy:
         self.distributions: dict[str, BaseDistribution] = spaces.distributions(self.params)
         self.budget = samplers.budget(search_space)
         sampler = samplers.sampler_for(search_space, trials_so_far=len(trials))
-        self.study = optuna.create_study(direction=direction, sampler=sampler)
+        prunes = pruning(search_space)
+        #: The metric whose intermediate values the pruner reads (none: no pruning).
+        self.pruned_metric = prunes.metric
+        self.study = optuna.create_study(direction=direction, sampler=sampler, pruner=prunes.pruner)
         if trials and learns:
             self.study.add_trials([self._frozen(t) for t in sorted(trials, key=_number)])
 
@@ -99,6 +104,7 @@ class LiveStudy:
             value=trial.value if complete or state is TrialState.PRUNED else None,
             params=spaces.encode(self.params, trial.params),
             distributions=self.distributions,
+            intermediate_values=dict(trial.intermediate),
         )
 
     def ask(self, count: int) -> list[tuple[int, dict[str, Any]]]:
@@ -115,6 +121,22 @@ class LiveStudy:
         """How many trials the study has, and how many of them are running."""
         trials = self.study.get_trials(deepcopy=False)
         return len(trials), sum(1 for t in trials if t.state is TrialState.RUNNING)
+
+    def report(self, number: int, values: Mapping[int, float]) -> None:
+        """Record the intermediate values of running trial ``number`` (new steps only)."""
+        trial = self.study.get_trials(deepcopy=False)[number]
+        known = trial.intermediate_values
+        running = optuna.trial.Trial(self.study, trial._trial_id)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a step seen again: ignored
+            for step, value in sorted(values.items()):
+                if step not in known:
+                    running.report(value, step)
+
+    def should_prune(self, number: int) -> bool:
+        """Whether the pruner stops running trial ``number`` at its last reported step."""
+        trial = self.study.get_trials(deepcopy=False)[number]
+        return trial.last_step is not None and self.study.pruner.prune(self.study, trial)
 
     def tell(self, number: int, state: TrialStateName, value: float | None = None) -> None:
         """Record how trial ``number`` ended (a complete trial with its value)."""

@@ -1,8 +1,11 @@
 """Consumers: ``cmd.optimization.start`` (durable ``optimization-sweeps``) starts a sweep's
 study; ``run.done`` (durable ``optimization-trials``) records each trial's result and
-suggests the next trials, or ends the study of a sweep that ended first."""
+suggests the next trials, or ends the study of a sweep that ended first. In the background,
+the pruning watch (:mod:`~axonal_optimization.studies.pruning`)."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from axonal_bus.consumer import ConsumerSpec
 from axonal_bus.errors import Invalid
@@ -11,7 +14,7 @@ from axonal_events.catalog.registry import Catalog
 from axonal_events.catalog.run import RunDone
 from axonal_events.commands import OptimizeSweep
 from axonal_optimization.context import Context
-from axonal_optimization.studies import search
+from axonal_optimization.studies import pruning, search
 
 __all__ = ["SWEEP_COMMANDS", "on_run_done", "on_start", "register"]
 
@@ -52,3 +55,5 @@ def register(ctx: Context) -> None:
     )
     ctx.consume(spec, on_start)
     ctx.consume_events(_trials(ctx), ["run.done"], on_run_done, ack_wait=60.0)
+    ctx.on_startup(partial(pruning.start_watching, ctx))
+    ctx.on_shutdown(partial(pruning.stop_watching, ctx))

@@ -18,22 +18,20 @@ from typing import Any
 
 import structlog
 
-from axonal_bus import rpc
-from axonal_bus.broker import core
-from axonal_bus.errors import RemoteError
 from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection, transaction
 from axonal_events import new_event
 from axonal_events.catalog.run import RunDone
 from axonal_events.commands import AddTrials, OptimizeSweep, Trial
-from axonal_events.metrics import ReadLatest
-from axonal_events.rpcs import Tracking
-from axonal_optimization.context import Context, Held
+from axonal_optimization.context import Context
 from axonal_optimization.domain.bracket_steps import BracketTrial, launches
 from axonal_optimization.domain.hyperband import Hyperband
+from axonal_optimization.domain.pruning import pruning
 from axonal_optimization.domain.results import trial_result
 from axonal_optimization.domain.studies import LiveStudy, Study, objective
 from axonal_optimization.studies import store
+from axonal_optimization.studies.memory import hold, step
+from axonal_optimization.studies.readings import intermediate_values, latest_values
 
 __all__ = ["start", "sweep_ended", "trial_done", "trial_uuid"]
 
@@ -50,19 +48,6 @@ def _send(ctx: Context, pending: PendingEvents, study: Study, command: AddTrials
     event_id = uuid.uuid5(uuid.NAMESPACE_URL, f"axonal:add-trials:{key}").hex
     event = new_event(command, source=ctx.source, event_id=event_id, project=study.full_project)
     pending.add(event, subject=ctx.subjects.command("scheduler", "add_trials"))
-
-
-async def _held(ctx: Context, conn: Connection, study: Study) -> Held:
-    """The study in this replica's memory, rebuilt from its rows when it is not there."""
-    held = ctx.studies.get(study.sweep_uuid)
-    if held is None:
-        stored = await store.trials(conn, study.sweep_uuid)
-        rows = [t.record() for t in stored]
-        learns = study.kind != "hyperband"  # its trials re-run configurations: it only draws
-        live = await asyncio.to_thread(LiveStudy, study.search_space, rows, learns=learns)
-        running = {t.run_uuid: t.number for t in stored if t.state == "running"}
-        held = ctx.studies[study.sweep_uuid] = Held(study, live, running)
-    return held
 
 
 def _outputs(live: LiveStudy, stored: list[store.StoredTrial]) -> dict[str, Any]:
@@ -119,7 +104,7 @@ async def _hyperband_trials(
 
 async def _next(ctx: Context, conn: Connection, pending: PendingEvents, study: Study) -> None:
     """Start what the budget and the concurrency allow now; tell the sweep when all ended."""
-    held = await _held(ctx, conn, study)
+    held = await hold(ctx, conn, study)
     new = await _to_start(conn, held.live, study)
     if new:
         await store.insert_trials(conn, study.sweep_uuid, new)
@@ -137,21 +122,6 @@ async def _next(ctx: Context, conn: Connection, pending: PendingEvents, study: S
         ctx.forget(study.sweep_uuid)
 
 
-async def _step(ctx: Context, sweep_uuid: str, work: Any) -> None:
-    """Run ``work(conn, pending)`` in a transaction holding the study; publish what it sent.
-    A failure drops the in-memory study, which may have learned what was rolled back."""
-    pending = PendingEvents(ctx.subjects)
-    async with ctx.study_lock(sweep_uuid):
-        try:
-            async with transaction(ctx.pool) as conn:
-                await work(conn, pending)
-                await pending.flush(conn, direct=True)
-        except BaseException:
-            ctx.forget(sweep_uuid)
-            raise
-    await ctx.publish_committed(pending)
-
-
 async def start(ctx: Context, command: OptimizeSweep) -> None:
     """Record the sweep's study and suggest its first trials (a search that cannot run fails
     the sweep with why)."""
@@ -164,60 +134,64 @@ async def start(ctx: Context, command: OptimizeSweep) -> None:
         try:
             if study.kind == "hyperband":
                 Hyperband.from_search_space(study.search_space)
-            await _held(ctx, conn, study)
+            await hold(ctx, conn, study)
         except ValueError as exc:
             await store.end_study(conn, study.sweep_uuid, "ended", str(exc))
             _send(ctx, pending, study, AddTrials(sweep_uuid=study.sweep_uuid, failed=str(exc)))
             return
         await _next(ctx, conn, pending, study)
 
-    await _step(ctx, command.sweep_uuid, work)
+    await step(ctx, command.sweep_uuid, work)
     log.info("study.started", sweep=command.sweep_uuid, kind=command.search_space.get("kind"))
 
 
-async def _latest(ctx: Context, run_uuid: str) -> dict[str, Any]:
-    """The run's last logged metric values (none when tracking cannot say now)."""
-    request = ReadLatest(run_uuids=[run_uuid])
-    try:
-        found = await rpc.call(core(ctx.broker), ctx.subjects, Tracking.latest, request)
-    except RemoteError:
-        return {}
-    return dict(found.values.get(run_uuid, {}))
-
-
-async def _trial(ctx: Context, done: RunDone) -> tuple[Study, int] | None:
-    """The running study and the trial number of a run: from memory, else one read."""
+async def _trial(ctx: Context, done: RunDone) -> tuple[Study, int, bool] | None:
+    """The running study of a run, the trial's number, and whether the pruner stopped it:
+    from memory, else one read."""
     held = ctx.studies.get(done.pipeline_uuid or "")
     if held is not None and done.run_uuid in held.running:
-        return held.study, held.running[done.run_uuid]
+        return held.study, held.running[done.run_uuid], done.run_uuid in held.pruned
     async with ctx.pool.acquire() as conn:
         found = await store.trial_of_run(conn, done.run_uuid)
     if found is None or found[0].state != "running":
         return None
-    return found[0], found[1].number
+    return found[0], found[1].number, found[1].reason == "pruned"
 
 
 async def trial_done(ctx: Context, done: RunDone) -> None:
-    """Record a trial's result, tell its study, and suggest the next trials."""
+    """Record a trial's result (and its intermediate values, when the study prunes), tell its
+    study, and suggest the next trials."""
     found = await _trial(ctx, done)
     if found is None:
         return
-    study, number = found
+    study, number, pruned = found
     metric, _ = objective(study.search_space)
-    latest = {} if metric in done.outputs else await _latest(ctx, done.run_uuid)
-    state, value, reason = trial_result(done.status.value, None, metric, done.outputs, latest)
+    latest = {}
+    if pruned or metric not in done.outputs:
+        latest = await latest_values(ctx, done.run_uuid)
+    stopped = "Pruned" if pruned else None
+    state, value, reason = trial_result(done.status.value, stopped, metric, done.outputs, latest)
+    watched = pruning(study.search_space).metric
+    steps = {}
+    if watched is not None:
+        steps = (await intermediate_values(ctx, watched, [done.run_uuid])).get(done.run_uuid, {})
 
     async def work(conn: Connection, pending: PendingEvents) -> None:
         held = ctx.studies.get(study.sweep_uuid)
-        if not await store.end_trial(conn, study.sweep_uuid, number, state, value, reason):
+        if steps:
+            await store.record_intermediate(conn, study.sweep_uuid, number, steps)
+        why = "pruned" if state == "pruned" else reason
+        if not await store.end_trial(conn, study.sweep_uuid, number, state, value, why):
             return  # the study ended, or this trial's end was recorded already
         if held is not None:
             held.running.pop(done.run_uuid, None)
+            held.pruned.discard(done.run_uuid)
             if study.kind != "hyperband":
+                held.live.report(number, steps)
                 held.live.tell(number, state, value)  # one rebuilt now reads it from the rows
         await _next(ctx, conn, pending, study)
 
-    await _step(ctx, study.sweep_uuid, work)
+    await step(ctx, study.sweep_uuid, work)
 
 
 async def sweep_ended(ctx: Context, done: RunDone) -> None:

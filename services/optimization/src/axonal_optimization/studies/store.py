@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from axonal_db import Connection
@@ -19,6 +19,9 @@ __all__ = [
     "insert_study",
     "insert_trials",
     "lock_study",
+    "mark_pruned",
+    "record_intermediate",
+    "running_studies",
     "study",
     "trial_of_run",
     "trials",
@@ -36,13 +39,15 @@ class StoredTrial:
     bracket: int | None = None
     rung: int | None = None
     config: int | None = None
+    intermediate: dict[str, float] = field(default_factory=dict)
 
     def record(self) -> TrialRecord:
-        return TrialRecord(self.number, self.params, self.state, self.value)  # type: ignore[arg-type]
+        steps = {int(step): value for step, value in self.intermediate.items()}
+        return TrialRecord(self.number, self.params, self.state, self.value, steps)  # type: ignore[arg-type]
 
 
 _STUDY = "sweep_uuid, owner, project, name, kind, search_space, state, reason"
-_TRIAL = "number, run_uuid, params, state, value, reason, bracket, rung, config"
+_TRIAL = "number, run_uuid, params, state, value, reason, bracket, rung, config, intermediate"
 
 
 async def insert_study(conn: Connection, command: OptimizeSweep) -> bool:
@@ -105,6 +110,39 @@ async def trial_of_run(conn: Connection, run_uuid: str) -> tuple[Study, StoredTr
     fields = dict(row)
     trial = {k[2:]: fields.pop(k) for k in list(fields) if k.startswith("t_")}
     return Study(**fields), StoredTrial(**trial)
+
+
+async def running_studies(conn: Connection) -> list[Study]:
+    """The studies still suggesting whose search prunes (an ``earlyStopping`` policy)."""
+    rows = await conn.fetch(
+        f"SELECT {_STUDY} FROM studies WHERE state = 'running' "  # noqa: S608
+        "AND search_space ? 'earlyStopping'"
+    )
+    return [Study(**dict(r)) for r in rows]
+
+
+async def record_intermediate(
+    conn: Connection, sweep_uuid: str, number: int, values: Mapping[int, float]
+) -> None:
+    """Keep a running trial's intermediate values (merged into those kept)."""
+    await conn.execute(
+        "UPDATE trials SET intermediate = intermediate || $3 "
+        "WHERE sweep_uuid = $1 AND number = $2 AND state = 'running'",
+        sweep_uuid,
+        number,
+        {str(step): value for step, value in values.items()},
+    )
+
+
+async def mark_pruned(conn: Connection, sweep_uuid: str, number: int) -> bool:
+    """Note that a running trial is being stopped for pruning; ``False`` if it was already."""
+    done = await conn.fetchval(
+        "UPDATE trials SET reason = 'pruned' WHERE sweep_uuid = $1 AND number = $2 "
+        "AND state = 'running' AND reason IS DISTINCT FROM 'pruned' RETURNING true",
+        sweep_uuid,
+        number,
+    )
+    return bool(done)
 
 
 async def end_trial(

@@ -21,7 +21,7 @@ async def act(engine: Engine, action: RunAction) -> None:
     if run is None or run.deleted_at is not None:
         return
     if action.verb == "stop":
-        await engine.stop(run)
+        await engine.stop(run, action.reason or "Stopped")
     elif action.verb == "approve":
         await _approve(engine, run)
     elif action.verb == "restart":

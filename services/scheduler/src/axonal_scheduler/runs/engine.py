@@ -200,7 +200,10 @@ class Engine:
             return
         if report.status is S.RUNNING and run.status is S.SCHEDULED:
             await self.set(run, S.STARTING)  # an agent with no init steps to run starts at once
-        if not await self.set(run, report.status, report.reason, message) and not known:
+        reason = report.reason
+        if report.status is S.STOPPED and run.status is S.STOPPING and run.reason:
+            reason = run.reason  # why it was stopped (Pruned...), not how the process ended
+        if not await self.set(run, report.status, reason, message) and not known:
             await store.set_agent(self.conn, run.uuid, report.agent)
 
     def _retries_left(self, run: Run) -> bool:
