@@ -26,4 +26,5 @@ def build_app(settings: OptimizationSettings) -> FastStream:
     ctx = Context(SERVICE, settings)
     studies_handlers.register(ctx)
     studies_rpc.register(ctx)
+    ctx.on_shutdown(ctx.stop_worker)
     return ctx.application()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from axonal_bus.service import Service, ServiceContext
+from axonal_optimization.domain.bayes import compute_inline
+from axonal_optimization.domain.gp import Array, Utility
 from axonal_optimization.domain.studies import LiveStudy, Study
 from axonal_optimization.settings import OptimizationSettings
 
@@ -36,7 +40,23 @@ class Context(ServiceContext[OptimizationSettings]):
         super().__init__(service, settings)
         self.studies: dict[str, Held] = {}
         self.tasks: list[asyncio.Task[None]] = []  # its background work (the pruning watch)
+        self._gp: ProcessPoolExecutor | None = None
         self._locks: dict[str, asyncio.Lock] = {}
+
+    def compute_gp(self, x: Array, y: Array, utility: Utility, seed: int) -> Array:
+        """A GP's suggestion, computed in this replica's worker process: a fit takes
+        hundreds of milliseconds of Python (the GIL), which the event loop must not wait on.
+        Called from the thread that asks the study (it waits there)."""
+        if self._gp is None:
+            spawn = multiprocessing.get_context("forkserver")  # no fork of a threaded loop
+            self._gp = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+        return self._gp.submit(compute_inline, x, y, utility, seed).result()
+
+    async def stop_worker(self) -> None:
+        """Stop the worker process, if one started (on shutdown)."""
+        if self._gp is not None:
+            await asyncio.to_thread(self._gp.shutdown, cancel_futures=True)
+            self._gp = None
 
     def study_lock(self, sweep_uuid: str) -> asyncio.Lock:
         lock = self._locks.get(sweep_uuid)

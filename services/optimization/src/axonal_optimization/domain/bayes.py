@@ -16,7 +16,7 @@ next suggestions move away from it. The study's direction decides what is best.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -34,7 +34,16 @@ from optuna.trial import FrozenTrial, TrialState
 from axonal_optimization.domain import spaces
 from axonal_optimization.domain.gp import Array, Utility, suggest
 
-__all__ = ["BayesSampler"]
+__all__ = ["BayesSampler", "Compute", "compute_inline"]
+
+#: Runs :func:`~axonal_optimization.domain.gp.suggest` for ``(x, y, utility, seed)``: here,
+#: or in another process (the service's, so that a fit never holds its event loop's GIL).
+Compute = Callable[[Array, Array, Utility, int], Array]
+
+
+def compute_inline(x: Array, y: Array, utility: Utility, seed: int) -> Array:
+    """The GP's suggestion computed in this thread."""
+    return suggest(x, y, utility, np.random.RandomState(seed))
 
 
 class _Feature(Protocol):
@@ -132,8 +141,15 @@ class BayesSampler(BaseSampler):
     """Polyaxon's ``bayes`` for a search space: random for the first ``numInitialRuns``
     trials, then the GP of ``utilityFunction``; ``seed`` makes it reproducible."""
 
-    def __init__(self, search_space: Mapping[str, Any], *, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        search_space: Mapping[str, Any],
+        *,
+        seed: int | None = None,
+        compute: Compute = compute_inline,
+    ) -> None:
         params = search_space["params"]
+        self._compute = compute
         self._space = spaces.distributions(params)
         self._features = {name: _feature(params[name], d) for name, d in self._space.items()}
         self._utility = Utility.from_json(search_space.get("utilityFunction"))
@@ -186,7 +202,8 @@ class BayesSampler(BaseSampler):
         x, y = self._observations(study)
         if not y:
             return {}
-        unit = suggest(np.asarray(x, dtype=float), np.asarray(y), self._utility, self._rng)
+        seed = int(self._rng.randint(2**31 - 1))
+        unit = self._compute(np.asarray(x, dtype=float), np.asarray(y), self._utility, seed)
         params, offset = {}, 0
         for name, feature in self._features.items():
             params[name] = feature.decode(unit[offset : offset + feature.width])

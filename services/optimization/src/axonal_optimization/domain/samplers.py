@@ -24,7 +24,7 @@ from typing import Any
 from optuna.samplers import BaseSampler, RandomSampler, TPESampler
 from optuna.study import StudyDirection
 
-from axonal_optimization.domain.bayes import BayesSampler
+from axonal_optimization.domain.bayes import BayesSampler, Compute, compute_inline
 from axonal_optimization.domain.hyperband import Hyperband
 
 __all__ = ["Budget", "budget", "direction", "sampler_for"]
@@ -88,9 +88,12 @@ def direction(search_space: Mapping[str, Any]) -> StudyDirection:
     return StudyDirection.MAXIMIZE
 
 
-def sampler_for(search_space: Mapping[str, Any], *, trials_so_far: int) -> BaseSampler:
+def sampler_for(
+    search_space: Mapping[str, Any], *, trials_so_far: int, compute: Compute = compute_inline
+) -> BaseSampler:
     """The sampler for the next trials of a search that has already made ``trials_so_far``
-    trials (rebuild it with the current count after a restart)."""
+    trials (rebuild it with the current count after a restart); ``compute`` runs a GP's
+    suggestions (``bayes``)."""
     kind = _kind(search_space)
     base = search_space.get("seed")
     seed = None if base is None else (int(base) + trials_so_far) % _SEEDS
@@ -104,7 +107,7 @@ def sampler_for(search_space: Mapping[str, Any], *, trials_so_far: int) -> BaseS
             return RandomSampler(seed=seed)
         return TPESampler(seed=seed, n_startup_trials=10, n_ei_candidates=24)
     if kind == "bayes":
-        return BayesSampler(search_space, seed=seed)
+        return BayesSampler(search_space, seed=seed, compute=compute)
     if kind == "hyperband":
         return RandomSampler(seed=seed)
     if kind == "iterative":

@@ -17,6 +17,7 @@ from optuna.distributions import BaseDistribution
 from optuna.trial import TrialState, create_trial
 
 from axonal_optimization.domain import samplers, spaces
+from axonal_optimization.domain.bayes import Compute, compute_inline
 from axonal_optimization.domain.pruning import pruning
 
 __all__ = ["LiveStudy", "Study", "TrialRecord", "TrialStateName", "objective"]
@@ -80,15 +81,17 @@ class LiveStudy:
         trials: Sequence[TrialRecord] = (),
         *,
         learns: bool = True,
+        compute: Compute = compute_inline,
     ) -> None:
         """``learns``: the sampler learns from ``trials``; else it only draws (a hyperband
-        search's configurations), seeded past the ``trials`` drawn before."""
+        search's configurations), seeded past the ``trials`` drawn before. ``compute`` runs a
+        GP's suggestions (``bayes``)."""
         self.search_space = search_space
         self.metric, direction = objective(search_space)
         self.params: dict[str, Any] = search_space.get("params") or {}
         self.distributions: dict[str, BaseDistribution] = spaces.distributions(self.params)
         self.budget = samplers.budget(search_space)
-        sampler = samplers.sampler_for(search_space, trials_so_far=len(trials))
+        sampler = samplers.sampler_for(search_space, trials_so_far=len(trials), compute=compute)
         prunes = pruning(search_space)
         #: The metric whose intermediate values the pruner reads (none: no pruning).
         self.pruned_metric = prunes.metric

@@ -28,7 +28,9 @@ async def hold(ctx: Context, conn: Connection, study: Study) -> Held:
         stored = await store.trials(conn, study.sweep_uuid)
         rows = [t.record() for t in stored]
         learns = study.kind != "hyperband"  # its trials re-run configurations: it only draws
-        live = await asyncio.to_thread(LiveStudy, study.search_space, rows, learns=learns)
+        live = await asyncio.to_thread(
+            LiveStudy, study.search_space, rows, learns=learns, compute=ctx.compute_gp
+        )
         running = {t.run_uuid: t.number for t in stored if t.state == "running"}
         pruned = {t.run_uuid for t in stored if t.state == "running" and t.reason == "pruned"}
         found = ctx.studies[study.sweep_uuid] = Held(study, live, running, pruned)
