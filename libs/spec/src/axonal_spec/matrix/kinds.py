@@ -212,6 +212,13 @@ class TpeMatrix(_AdaptiveMatrix):
     def _hyperopt_is_tpe(cls, kind: str) -> str:
         return "tpe"
 
+    @field_validator("algorithm")
+    @classmethod
+    def _no_anneal(cls, algorithm: str | None) -> str | None:
+        if algorithm == "anneal":
+            raise ValueError("`anneal` has no Optuna equivalent: use `tpe` or `rand`")
+        return algorithm
+
 
 class IterativeMatrix(_AdaptiveMatrix):
     """A custom tuner loop of at most ``maxIterations`` iterations."""
