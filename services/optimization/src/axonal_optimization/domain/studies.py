@@ -20,7 +20,7 @@ from axonal_optimization.domain import samplers, spaces
 from axonal_optimization.domain.bayes import Compute, compute_inline
 from axonal_optimization.domain.pruning import pruning
 
-__all__ = ["LiveStudy", "Study", "TrialRecord", "TrialStateName", "objective"]
+__all__ = ["LiveStudy", "Study", "TrialRecord", "TrialStateName", "approximations", "objective"]
 
 TrialStateName = Literal["running", "complete", "failed", "pruned"]
 _STATES: dict[str, TrialState] = {
@@ -70,6 +70,23 @@ def objective(search_space: dict[str, Any]) -> tuple[str, Literal["minimize", "m
     if not name:
         raise ValueError("matrix.metric: an adaptive search needs the metric it optimizes")
     return str(name), "minimize" if metric.get("optimization") == "minimize" else "maximize"
+
+
+def approximations(search_space: dict[str, Any]) -> list[str]:
+    """What the search runs differently from the file, each named: params whose kind the
+    sampler approximates, a hyperband's ``resume``, a bayes search's GP fit."""
+    notes = spaces.approximations(search_space)
+    if search_space.get("kind") == "hyperband" and search_space.get("resume"):
+        notes.append(
+            "matrix.resume: a promoted configuration runs as a new trial with the next rung's "
+            "resource; it is not resumed from its earlier trial"
+        )
+    if search_space.get("kind") == "bayes":
+        notes.append(
+            "matrix.utilityFunction: the GP standardises the metric and fits its kernel's "
+            "amplitude and length scale (bounded to [0.05, 20]) with a small nugget"
+        )
+    return notes
 
 
 class LiveStudy:

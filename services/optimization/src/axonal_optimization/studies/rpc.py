@@ -9,8 +9,7 @@ from axonal_events.rpcs import Optimization
 from axonal_events.studies import GetStudy, StudyTrial, StudyView
 from axonal_optimization.context import Context
 from axonal_optimization.domain.importance import importances
-from axonal_optimization.domain.spaces import approximations
-from axonal_optimization.domain.studies import LiveStudy, objective
+from axonal_optimization.domain.studies import LiveStudy, approximations, objective
 from axonal_optimization.studies import store
 
 __all__ = ["register", "study"]

@@ -28,7 +28,7 @@ from axonal_optimization.domain.bracket_steps import BracketTrial, launches
 from axonal_optimization.domain.hyperband import Hyperband
 from axonal_optimization.domain.pruning import pruning
 from axonal_optimization.domain.results import trial_result
-from axonal_optimization.domain.studies import LiveStudy, Study, objective
+from axonal_optimization.domain.studies import LiveStudy, Study, approximations, objective
 from axonal_optimization.studies import store
 from axonal_optimization.studies.memory import hold, step
 from axonal_optimization.studies.readings import intermediate_values, latest_values
@@ -142,7 +142,9 @@ async def start(ctx: Context, command: OptimizeSweep) -> None:
         await _next(ctx, conn, pending, study)
 
     await step(ctx, command.sweep_uuid, work)
-    log.info("study.started", sweep=command.sweep_uuid, kind=command.search_space.get("kind"))
+    space = command.search_space
+    notes = approximations(space)
+    log.info("study.started", sweep=command.sweep_uuid, kind=space.get("kind"), approximated=notes)
 
 
 async def _trial(ctx: Context, done: RunDone) -> tuple[Study, int, bool] | None:
