@@ -107,7 +107,7 @@ function History({ study, objective, base }: { study: Study; objective: string; 
             #{n}
           </text>
         ))}
-        <text x={W - M.right} y={H - 2} textAnchor="end">
+        <text x={W - M.right + 10} y={H - M.bottom + 4} textAnchor="start">
           trial →
         </text>
         <text x={12} y={M.top} transform={`rotate(-90 12 ${M.top})`} textAnchor="end">
