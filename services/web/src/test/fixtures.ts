@@ -7,6 +7,7 @@ export type MetricSeries = components["schemas"]["MetricSeries"];
 export type RunList = components["schemas"]["RunList"];
 export type RunComparison = components["schemas"]["RunComparison"];
 export type ComparedRun = components["schemas"]["ComparedRun"];
+export type StudyView = components["schemas"]["StudyView"];
 
 export const UUID_A = "a".repeat(32);
 export const UUID_B = "b".repeat(32);

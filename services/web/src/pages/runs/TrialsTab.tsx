@@ -1,5 +1,6 @@
 /** A matrix sweep's trials: their params, the objective's last value and status, the best one
- * marked, sortable; and a plot of the params against the objective. */
+ * marked, sortable; and a plot of the params against the objective. An adaptive sweep shows
+ * its study above them instead of that plot (its history, parallel coordinates, importances). */
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Link, useParams } from "react-router";
@@ -13,6 +14,8 @@ import { runQuery } from "../../lib/metrics";
 import { useProject } from "../../lib/params";
 import { pollWhileLive } from "../../lib/runStatus";
 import { useChildren } from "./children";
+import { searchesAdaptively, studyPoll, studyQuery } from "./study";
+import { StudyView } from "./StudyView";
 import { TrialsPlot } from "./TrialsPlot";
 import { bestTrial, type Direction, objectiveOf, type SortKey, sortTrials, sweptParams, type Trial } from "./trials";
 
@@ -45,13 +48,14 @@ export default function TrialsTab() {
   const { owner, project, base } = useProject();
   const sweep = useQuery({ ...runQuery(owner, project, uuid), refetchInterval: (q) => pollWhileLive([q.state.data?.status]) });
   const kids = useChildren(owner, project, uuid, sweep.data?.status);
+  const adaptive = searchesAdaptively(sweep.data?.compiled);
+  const study = useQuery({ ...studyQuery(owner, project, uuid), refetchInterval: (q) => studyPoll(q.state.data, adaptive, sweep.data?.status) });
   const trials = kids.data?.runs ?? [];
   const live = pollWhileLive([sweep.data?.status, ...trials.map((t) => t.status)]);
   const last = useLastMetrics(owner, project, trials.map((t) => t.uuid), live);
   const [chosenMetric, setMetric] = useState<string | null>(null);
   const [chosenDirection, setDirection] = useState<Direction | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean } | null>(null);
-  const [scatterOf, setScatterOf] = useState<string | null>(null);
 
   const metricNames = useMemo(() => [...new Set(last.runs.flatMap((r) => Object.keys(r.metrics)))].sort(), [last.runs]);
   const objective = sweep.data?.objective;
@@ -73,7 +77,7 @@ export default function TrialsTab() {
   const best = bestTrial(rows, direction);
   const ordered = sort ? sortTrials(rows, sort.key, sort.descending) : rows;
 
-  if (sweep.isPending || kids.isPending) return <Loading what="Loading the trials" />;
+  if (sweep.isPending || kids.isPending || (adaptive && study.isPending)) return <Loading what="Loading the trials" />;
   if (sweep.isError) return <ErrorView error={sweep.error} retry={() => void sweep.refetch()} />;
   if (kids.isError) return <ErrorView error={kids.error} retry={() => void kids.refetch()} />;
   if (trials.length === 0) {
@@ -104,6 +108,13 @@ export default function TrialsTab() {
 
   return (
     <section aria-label="Trials" className="trials" data-best={best?.uuid ?? ""}>
+      {study.data && <StudyView study={study.data} base={base} />}
+      {study.isError && (
+        <p className="error" role="alert">
+          The study could not be read: {study.error.message}
+        </p>
+      )}
+      {study.data && <h2>Trials</h2>}
       <div className="toolbar">
         <label>
           Objective
@@ -130,7 +141,17 @@ export default function TrialsTab() {
         {last.error != null && <span className="error" role="alert">Metrics could not be read: {last.error instanceof Error ? last.error.message : String(last.error)}</span>}
       </div>
       <VirtualTable rows={ordered} columns={columns} rowKey={(t) => t.uuid} label="Trials" selected={(t) => t.uuid === best?.uuid} maxHeight={420} />
-      <h2>Params against {metric ?? "the objective"}</h2>
+      {!study.data && <ParamsPlot trials={rows} params={params} objective={metric} best={best?.uuid ?? null} />}
+    </section>
+  );
+}
+
+/** The params against the objective: parallel coordinates, or a scatter of one param. */
+function ParamsPlot({ trials, params, objective, best }: { trials: Trial[]; params: string[]; objective: string | null; best: string | null }) {
+  const [scatterOf, setScatterOf] = useState<string | null>(null);
+  return (
+    <>
+      <h2>Params against {objective ?? "the objective"}</h2>
       <div className="toolbar">
         <label>
           View
@@ -144,7 +165,7 @@ export default function TrialsTab() {
           </select>
         </label>
       </div>
-      <TrialsPlot trials={rows} params={params} scatterOf={scatterOf} objective={metric ?? "objective"} best={best?.uuid ?? null} />
-    </section>
+      <TrialsPlot trials={trials} params={params} scatterOf={scatterOf} objective={objective ?? "objective"} best={best} />
+    </>
   );
 }

@@ -66,7 +66,7 @@ export function axisOf(values: unknown[]): { position: (v: unknown) => number; t
     const hi = Math.max(...numbers);
     const span = hi - lo || 1;
     const position = (v: unknown) => (hi === lo ? 0.5 : ((v as number) - lo) / span);
-    return { position, ticks: [lo, hi].map((v) => ({ at: position(v), label: String(Number(v.toPrecision(4))) })) };
+    return { position, ticks: [...new Set([lo, hi])].map((v) => ({ at: position(v), label: String(Number(v.toPrecision(4))) })) };
   }
   const key = (v: unknown) => (v === undefined ? "–" : JSON.stringify(v));
   const keys = [...new Set(values.map(key))].sort();
