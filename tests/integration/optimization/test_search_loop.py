@@ -4,6 +4,11 @@ with exactly its budget of trials and the best one as outputs."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import uuid
+from datetime import UTC, datetime
+
 import pytest
 import pytest_asyncio
 
@@ -12,6 +17,8 @@ from axonal_events.rpcs import Optimization
 from axonal_events.studies import GetStudy
 from axonal_optimization.app import build_app
 from axonal_optimization.settings import OptimizationSettings
+from axonal_tracking.app import build_app as build_tracking
+from axonal_tracking.settings import TrackingSettings
 
 from .conftest import branin, sweep
 
@@ -96,3 +103,42 @@ async def test_a_study_reads_back_with_its_history_and_importances(
     assert found.best_trial == best.number
     assert set(found.importances) == {"x", "y"}
     assert sum(found.importances.values()) == pytest.approx(1.0)
+
+
+async def test_a_trial_whose_metric_is_stored_after_its_end_still_counts(
+    sweeps, optimization, service_settings, running_service, nats_client
+):
+    """A run can end before tracking stores its last points: the service waits for them
+    rather than call the trial failed."""
+    tracking = service_settings(TrackingSettings)
+    await running_service(build_tracking(tracking))
+    js = nats_client.jetstream()
+
+    async def log_later(run_uuid: str, loss: float) -> None:
+        await asyncio.sleep(1.0)  # stored a second after the run ended
+        point = {"name": "loss", "step": 0, "value": loss, "at": datetime.now(UTC).isoformat()}
+        payload = json.dumps({"run_uuid": run_uuid, "points": [point]}).encode()
+        subject = tracking.subjects.ingest(f"metrics.{run_uuid}")
+        await js.publish(subject, payload, headers={"Nats-Msg-Id": uuid.uuid4().hex})
+
+    def late_metric(cmd):
+        loss = branin(float(cmd.inputs["x"]), float(cmd.inputs["y"]))
+        asyncio.get_running_loop().create_task(log_later(cmd.run_uuid, loss))
+        return [("running", {}), ("succeeded", {})]  # no outputs: the metric is logged
+
+    sweeps.agent.script = late_metric
+    tpe = sweep(
+        "  kind: tpe\n  numRuns: 4\n  concurrency: 2\n  seed: 3\n"
+        "  metric: {name: loss, optimization: minimize}"
+    )
+    sweep_uuid = await sweeps.submit(tpe)
+    ended = await sweeps.ended(sweep_uuid, timeout=90)
+    assert ended.status == "succeeded", ended
+    study = await rpc.call(
+        nats_client, optimization.subjects, Optimization.study, GetStudy(sweep_uuid=sweep_uuid)
+    )
+    assert [t.state for t in study.trials] == ["complete"] * 4
+    trials = {t.uuid: t for t in await sweeps.trials(sweep_uuid)}
+    for trial in study.trials:
+        inputs = trials[trial.run_uuid].inputs
+        assert trial.value == pytest.approx(branin(inputs["x"], inputs["y"]))

@@ -14,6 +14,11 @@ __all__ = ["OptimizationSettings"]
 class OptimizationSettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="AXONAL_OPTIMIZATION_")
 
+    metric_wait: float = Field(
+        default=15.0,
+        ge=0,
+        description="Seconds to wait for tracking to hold a succeeded trial's metric.",
+    )
     prune_interval: float = Field(
         default=2.0, gt=0, description="Seconds between reads of running trials' metrics."
     )

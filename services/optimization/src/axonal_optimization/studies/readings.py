@@ -3,7 +3,9 @@ each metric, and a metric's values by step (downsampled: no work on the ingest p
 
 from __future__ import annotations
 
+import asyncio
 import math
+import time
 from typing import Any
 
 from axonal_bus import rpc
@@ -18,14 +20,25 @@ __all__ = ["intermediate_values", "latest_values"]
 _RUNS_PER_READ = 100  # the series RPC's limit
 
 
-async def latest_values(ctx: Context, run_uuid: str) -> dict[str, Any]:
-    """The run's last logged metric values (none when tracking cannot say now)."""
-    request = ReadLatest(run_uuids=[run_uuid])
-    try:
-        found = await rpc.call(core(ctx.broker), ctx.subjects, Tracking.latest, request)
-    except RemoteError:
-        return {}
-    return dict(found.values.get(run_uuid, {}))
+async def latest_values(
+    ctx: Context, run_uuid: str, metric: str | None = None, *, wait: float = 0.0
+) -> dict[str, Any]:
+    """The run's last logged metric values (none when tracking cannot say now). With
+    ``metric`` and ``wait``, read again for up to ``wait`` seconds until ``metric`` is there:
+    a run can end before tracking has stored its last points."""
+    deadline = time.monotonic() + wait
+    pause = 0.1
+    while True:
+        request = ReadLatest(run_uuids=[run_uuid])
+        try:
+            found = await rpc.call(core(ctx.broker), ctx.subjects, Tracking.latest, request)
+            values = dict(found.values.get(run_uuid, {}))
+        except RemoteError:
+            values = {}
+        if metric is None or metric in values or time.monotonic() + pause > deadline:
+            return values
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 1.0)
 
 
 async def intermediate_values(

@@ -21,7 +21,7 @@ import structlog
 from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection, transaction
 from axonal_events import new_event
-from axonal_events.catalog.run import RunDone
+from axonal_events.catalog.run import RunDone, RunStatus
 from axonal_events.commands import AddTrials, OptimizeSweep, Trial
 from axonal_optimization.context import Context
 from axonal_optimization.domain.bracket_steps import BracketTrial, launches
@@ -170,7 +170,9 @@ async def trial_done(ctx: Context, done: RunDone) -> None:
     metric, _ = objective(study.search_space)
     latest = {}
     if pruned or metric not in done.outputs:
-        latest = await latest_values(ctx, done.run_uuid)
+        succeeded = done.status is RunStatus.SUCCEEDED  # then its metric must be there
+        wait = ctx.settings.metric_wait if succeeded else 0.0
+        latest = await latest_values(ctx, done.run_uuid, metric, wait=wait)
     stopped = "Pruned" if pruned else None
     state, value, reason = trial_result(done.status.value, stopped, metric, done.outputs, latest)
     watched = pruning(study.search_space).metric
