@@ -293,6 +293,11 @@ def test_iterative_and_tuner():
     assert isinstance(matrix, IterativeMatrix)
     assert matrix.tuner is not None
     assert matrix.tuner.hub_ref == "acme/my-tuner:v1"
+    assert matrix.metric is None
+    measured = parse_matrix({**MINIMAL["iterative"], "metric": {"name": "loss"}})
+    assert isinstance(measured, IterativeMatrix)
+    assert measured.metric is not None
+    assert measured.metric.name == "loss"
     has_problem(
         {**MINIMAL["iterative"], "tuner": {"queue": "q"}}, "matrix.tuner.hubRef", "is required"
     )

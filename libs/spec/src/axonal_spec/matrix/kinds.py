@@ -221,11 +221,13 @@ class TpeMatrix(_AdaptiveMatrix):
 
 
 class IterativeMatrix(_AdaptiveMatrix):
-    """A custom tuner loop of at most ``maxIterations`` iterations."""
+    """A custom tuner loop of at most ``maxIterations`` iterations. ``metric`` is Axonal's
+    addition (Polyaxon's iterative has none): each trial's value, and the best trial."""
 
     kind: Literal["iterative"] = "iterative"
     max_iterations: PositiveInt
     params: dict[str, HyperParam] | None = None
+    metric: OptimizationMetric | None = None
 
 
 AnyMatrix = (

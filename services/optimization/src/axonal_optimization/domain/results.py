@@ -1,14 +1,29 @@
-"""A finished trial's result: its state for the study and its value."""
+"""A finished trial's result: its state for the study and its value; the best trial."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from axonal_optimization.domain.studies import TrialStateName
 
-__all__ = ["trial_result"]
+__all__ = ["Ended", "best_outputs", "trial_result"]
+
+
+class Ended(Protocol):
+    """A stored trial, as the best is chosen among them."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def run_uuid(self) -> str: ...
+    @property
+    def params(self) -> dict[str, Any]: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def value(self) -> float | None: ...
 
 
 def _number(value: Any) -> float | None:
@@ -42,3 +57,19 @@ def trial_result(
                 return "failed", None, f"its {metric} is {source[metric]!r}, not a finite number"
             return "complete", value, None
     return "failed", None, f"the trial logged no {metric} (as an output or a metric)"
+
+
+def best_outputs(metric: str, trials: Sequence[Ended], *, maximize: bool) -> dict[str, Any]:
+    """The best complete trial (the first of equals), as a sweep's outputs: ``best_trial``
+    (its run), ``best_value``, ``best_params`` and the metric; none when no trial completed."""
+    complete = [t for t in trials if t.state == "complete" and t.value is not None]
+    if not complete:
+        return {}
+    sign = -1 if maximize else 1
+    best = min(complete, key=lambda t: (sign * (t.value or 0.0), t.number))
+    return {
+        "best_trial": best.run_uuid,
+        "best_value": best.value,
+        "best_params": best.params,
+        metric: best.value,
+    }
