@@ -49,11 +49,15 @@ async def test_a_tpe_sweep_runs_exactly_its_budget(sweeps, optimization):
 
 
 async def test_a_search_without_its_metric_fails_the_sweep_with_why(sweeps, optimization):
-    sweep_uuid = await sweeps.submit(sweep("  kind: iterative\n  maxIterations: 2"))
+    hyperband = sweep(
+        "  kind: hyperband\n  maxIterations: 9\n  eta: 3\n  resource: {name: epochs, type: int}",
+        extra_inputs=", {name: epochs, type: int}",
+    )
+    sweep_uuid = await sweeps.submit(hyperband)
     ended = await sweeps.ended(sweep_uuid)
     assert ended.status == "failed"
     assert ended.reason == "OptimizationFailed"
-    assert "matrix" in (ended.message or "")
+    assert "matrix.metric: hyperband needs it" in (ended.message or "")
 
 
 async def test_hyperband_runs_its_brackets_with_the_resource_of_each_rung(sweeps, optimization):

@@ -1,7 +1,8 @@
 """Consumers: ``cmd.optimization.start`` (durable ``optimization-sweeps``) starts a sweep's
 study; ``run.done`` (durable ``optimization-trials``) records each trial's result and
-suggests the next trials, or ends the study of a sweep that ended first. In the background,
-the pruning watch (:mod:`~axonal_optimization.studies.pruning`)."""
+suggests the next trials, ends the study of a sweep that ended first, or brings an iterative
+search's tuner run's suggestions. In the background, the pruning watch
+(:mod:`~axonal_optimization.studies.pruning`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from axonal_events.catalog.registry import Catalog
 from axonal_events.catalog.run import RunDone
 from axonal_events.commands import OptimizeSweep
 from axonal_optimization.context import Context
-from axonal_optimization.studies import pruning, search
+from axonal_optimization.studies import pruning, search, tuners
 
 __all__ = ["SWEEP_COMMANDS", "on_run_done", "on_start", "register"]
 
@@ -43,6 +44,9 @@ async def on_run_done(ctx: Context, event: CloudEvent[EventData]) -> None:
         await search.trial_done(ctx, event.data)
     elif event.data.kind == "matrix":
         await search.sweep_ended(ctx, event.data)
+        await tuners.sweep_ended(ctx, event.data)
+    else:
+        await tuners.tuner_done(ctx, event.data)
 
 
 def register(ctx: Context) -> None:

@@ -35,13 +35,19 @@ async def study(ctx: Context, request: GetStudy) -> StudyView:
         return view
     complete = [t for t in trials if t.state == "complete" and t.value is not None]
     best = (max if direction == "maximize" else min)(complete, key=_value, default=None)
-    live = await asyncio.to_thread(LiveStudy, found.search_space, [t.record() for t in trials])
-    return view.model_copy(
+    view = view.model_copy(
         update={
             "metric": metric,
             "direction": direction,
-            "budget": live.budget.total,
             "best_trial": best.number if best else None,
+        }
+    )
+    if found.kind == "iterative":  # its tuner, not a sampler, suggests: no budget, no Optuna study
+        return view
+    live = await asyncio.to_thread(LiveStudy, found.search_space, [t.record() for t in trials])
+    return view.model_copy(
+        update={
+            "budget": live.budget.total,
             "importances": await asyncio.to_thread(importances, live.study),
         }
     )

@@ -24,12 +24,13 @@ from axonal_events import new_event
 from axonal_events.catalog.run import RunDone, RunStatus
 from axonal_events.commands import AddTrials, OptimizeSweep, Trial
 from axonal_optimization.context import Context
+from axonal_optimization.domain import iterative
 from axonal_optimization.domain.bracket_steps import BracketTrial, launches
 from axonal_optimization.domain.hyperband import Hyperband
 from axonal_optimization.domain.pruning import pruning
-from axonal_optimization.domain.results import trial_result
+from axonal_optimization.domain.results import best_outputs, trial_result
 from axonal_optimization.domain.studies import LiveStudy, Study, approximations, objective
-from axonal_optimization.studies import store
+from axonal_optimization.studies import store, tuners
 from axonal_optimization.studies.memory import hold, step
 from axonal_optimization.studies.readings import intermediate_values, latest_values
 
@@ -52,17 +53,7 @@ def _send(ctx: Context, pending: PendingEvents, study: Study, command: AddTrials
 
 def _outputs(live: LiveStudy, stored: list[store.StoredTrial]) -> dict[str, Any]:
     """The best complete trial, as the sweep's outputs (none when no trial completed)."""
-    complete = [t for t in stored if t.state == "complete" and t.value is not None]
-    if not complete:
-        return {}
-    sign = -1 if live.study.direction.name == "MAXIMIZE" else 1
-    best = min(complete, key=lambda t: (sign * (t.value or 0.0), t.number))
-    return {
-        "best_trial": best.run_uuid,
-        "best_value": best.value,
-        "best_params": best.params,
-        live.metric: best.value,
-    }
+    return best_outputs(live.metric, stored, maximize=live.study.direction.name == "MAXIMIZE")
 
 
 async def _to_start(conn: Connection, live: LiveStudy, study: Study) -> list[store.NewTrial] | None:
@@ -104,6 +95,9 @@ async def _hyperband_trials(
 
 async def _next(ctx: Context, conn: Connection, pending: PendingEvents, study: Study) -> None:
     """Start what the budget and the concurrency allow now; tell the sweep when all ended."""
+    if study.kind == "iterative":  # its tuner suggests the trials
+        await tuners.advance(ctx, conn, pending, study)
+        return
     held = await hold(ctx, conn, study)
     new = await _to_start(conn, held.live, study)
     if new:
@@ -134,7 +128,10 @@ async def start(ctx: Context, command: OptimizeSweep) -> None:
         try:
             if study.kind == "hyperband":
                 Hyperband.from_search_space(study.search_space)
-            await hold(ctx, conn, study)
+            if study.kind == "iterative":
+                iterative.check(study.search_space)
+            else:
+                await hold(ctx, conn, study)
         except ValueError as exc:
             await store.end_study(conn, study.sweep_uuid, "ended", str(exc))
             _send(ctx, pending, study, AddTrials(sweep_uuid=study.sweep_uuid, failed=str(exc)))

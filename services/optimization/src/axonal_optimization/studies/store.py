@@ -1,4 +1,4 @@
-"""SQL of the ``studies`` and ``trials`` tables."""
+"""SQL of the ``studies``, ``trials`` and ``tuner_runs`` tables."""
 
 from __future__ import annotations
 
@@ -14,10 +14,13 @@ __all__ = [
     "NewTrial",
     "StoredTrial",
     "Study",
+    "TunerRun",
     "end_study",
     "end_trial",
+    "end_tuner_run",
     "insert_study",
     "insert_trials",
+    "insert_tuner_run",
     "lock_study",
     "mark_pruned",
     "record_intermediate",
@@ -25,6 +28,8 @@ __all__ = [
     "study",
     "trial_of_run",
     "trials",
+    "tuner_of_run",
+    "tuner_runs",
 ]
 
 
@@ -113,10 +118,11 @@ async def trial_of_run(conn: Connection, run_uuid: str) -> tuple[Study, StoredTr
 
 
 async def running_studies(conn: Connection) -> list[Study]:
-    """The studies still suggesting whose search prunes (an ``earlyStopping`` policy)."""
+    """The studies still suggesting whose search prunes (an ``earlyStopping`` policy; not an
+    iterative search, which has no Optuna study: its tuner reads what it needs)."""
     rows = await conn.fetch(
         f"SELECT {_STUDY} FROM studies WHERE state = 'running' "  # noqa: S608
-        "AND search_space ? 'earlyStopping'"
+        "AND search_space ? 'earlyStopping' AND kind <> 'iterative'"
     )
     return [Study(**dict(r)) for r in rows]
 
@@ -188,3 +194,61 @@ async def insert_trials(conn: Connection, sweep_uuid: str, new: Sequence[NewTria
         "VALUES ($1, $2, $3, $4, $5, $6, $7)",
         [(sweep_uuid, t.number, t.run_uuid, t.params, t.bracket, t.rung, t.config) for t in new],
     )
+
+
+@dataclass(frozen=True)
+class TunerRun:
+    """A tuner run of an iterative search, and how many trials it suggested."""
+
+    sweep_uuid: str
+    iteration: int
+    run_uuid: str
+    state: str
+    suggested: int | None = None
+    reason: str | None = None
+
+
+_TUNER = "sweep_uuid, iteration, run_uuid, state, suggested, reason"
+
+
+async def insert_tuner_run(conn: Connection, sweep_uuid: str, iteration: int, run: str) -> None:
+    await conn.execute(
+        "INSERT INTO tuner_runs (sweep_uuid, iteration, run_uuid) VALUES ($1, $2, $3) "
+        "ON CONFLICT DO NOTHING",
+        sweep_uuid,
+        iteration,
+        run,
+    )
+
+
+async def tuner_runs(conn: Connection, sweep_uuid: str) -> list[TunerRun]:
+    rows = await conn.fetch(
+        f"SELECT {_TUNER} FROM tuner_runs WHERE sweep_uuid = $1 ORDER BY iteration",  # noqa: S608
+        sweep_uuid,
+    )
+    return [TunerRun(**dict(r)) for r in rows]
+
+
+async def tuner_of_run(conn: Connection, run_uuid: str) -> TunerRun | None:
+    """The tuner run ``run_uuid`` is, if any (one indexed read for any run.done)."""
+    row = await conn.fetchrow(
+        f"SELECT {_TUNER} FROM tuner_runs WHERE run_uuid = $1",  # noqa: S608
+        run_uuid,
+    )
+    return TunerRun(**dict(row)) if row else None
+
+
+async def end_tuner_run(
+    conn: Connection, run: TunerRun, state: str, suggested: int | None, reason: str | None
+) -> bool:
+    """Record how a running tuner run ended; ``False`` when that was recorded already."""
+    done = await conn.fetchval(
+        "UPDATE tuner_runs SET state = $3, suggested = $4, reason = $5, finished_at = now() "
+        "WHERE sweep_uuid = $1 AND iteration = $2 AND state = 'running' RETURNING true",
+        run.sweep_uuid,
+        run.iteration,
+        state,
+        suggested,
+        reason,
+    )
+    return bool(done)
