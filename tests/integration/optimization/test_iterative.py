@@ -9,14 +9,18 @@ from typing import Any
 import pytest_asyncio
 
 from axonal_bus import rpc
-from axonal_events.commands import ExecuteRun
+from axonal_bus.errors import AxonalError
+from axonal_events.commands import ExecuteRun, RunAction
 from axonal_events.hub import PushComponent
 from axonal_events.rpcs import Optimization, Registry
 from axonal_events.studies import GetStudy
 from axonal_optimization.app import build_app
+from axonal_optimization.domain.iterative import tuner_uuid
 from axonal_optimization.settings import OptimizationSettings
 from axonal_registry.app import build_app as build_registry
 from axonal_registry.settings import RegistrySettings
+from axonal_testing.agent_double import send
+from axonal_testing.waiting import wait_for
 
 from .conftest import Sweeps, branin, branin_trial, sweep
 
@@ -154,3 +158,25 @@ async def test_a_search_without_its_tuner_fails_at_start(sweeps, optimization, t
     why = "matrix.tuner: an iterative search needs its tuner component (hubRef)"
     assert ended.message == why
     assert sweeps.agent.received == []
+
+
+async def test_a_stopped_sweep_stops_its_tuner_run(sweeps, optimization, tuner):
+    sweeps.agent.script = lambda cmd: [("running", {})]  # the tuner runs on
+    sweep_uuid = await sweeps.submit(iterative())
+    tuner_run = tuner_uuid(sweep_uuid, 0)
+
+    async def running() -> bool:
+        try:
+            return (await sweeps.get(tuner_run)).status == "running"
+        except AxonalError:  # not submitted yet
+            return False
+
+    await wait_for(running, message="the tuner runs")
+    stop = RunAction(verb="stop", run_uuid=sweep_uuid)
+    await send(sweeps.nc.jetstream(), sweeps.settings.subjects.command("scheduler", "stop"), stop)
+    assert (await sweeps.ended(sweep_uuid)).status == "stopped"
+
+    async def stopping() -> bool:
+        return (await sweeps.get(tuner_run)).status in ("stopping", "stopped")
+
+    await wait_for(stopping, message="the tuner run is stopped")
