@@ -2,14 +2,14 @@
 trials suggested by the optimization service, each a job that computes the Branin function
 from its params and logs the objective with the SDK; the sweep's outputs hold the best trial,
 as good as the same sampler reaches in memory with the same budget (measured here). An
-iterative sweep runs the tuner component pushed to the hub between its iterations."""
+iterative sweep runs the README's tuner component, pushed to the hub, between its
+iterations."""
 
 from __future__ import annotations
 
 import json
 import math
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from axonal_testing.waiting import wait_for_sync
 from .conftest import RUNS, done, get
 
 pytestmark = pytest.mark.slow  # real processes on the embedded stack
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
 
 BRANIN = """
 import math, sys
@@ -204,61 +206,13 @@ def test_pruning_stops_a_trial_worse_than_the_median_and_the_sweep_goes_on(
     assert all(t["state"] in ("complete", "pruned") for t in study["trials"])
 
 
-#: A tuner: the middle and a quarter of the space first, then one step either side of the
-#: best trial so far, a smaller step each iteration.
-TUNER = """
-import json, sys
-from axonal import tracking
-matrix, iteration, trials = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
-bounds = {name: (p["low"], p["high"]) for name, p in matrix["params"].items()}
-complete = [t for t in trials if t["state"] == "complete"]
-if complete:
-    best = min(complete, key=lambda t: t["value"])["params"]
-    step = 2.0 / (iteration + 1)
-    points = [{k: v + step for k, v in best.items()}, {k: v - step for k, v in best.items()}]
-else:
-    points = [{k: (lo + hi) / 2 for k, (lo, hi) in bounds.items()},
-              {k: lo + (hi - lo) / 4 for k, (lo, hi) in bounds.items()}]
-clip = {k: lambda v, lo=lo, hi=hi: min(max(v, lo), hi) for k, (lo, hi) in bounds.items()}
-tracking.log_outputs(suggestions=[{k: clip[k](v) for k, v in p.items()} for p in points])
-"""
-
-
-def tuner_component() -> str:
-    args = '"{{ params.matrix.as_str }}", "{{ iteration }}", "{{ params.trials.as_str }}"'
-    return f"""
-version: 1.1
-kind: component
-name: tuner
-inputs:
-- {{name: matrix, type: dict}}
-- {{name: iteration, type: int}}
-- {{name: trials, type: list}}
-outputs:
-- {{name: suggestions, type: list}}
-run:
-  kind: job
-  init: [{{file: {{filename: tuner.py, content: {json.dumps(TUNER)}}}}}]
-  container:
-    image: python
-    workingDir: "{{{{ globals.artifacts_path }}}}"
-    command: [{json.dumps(sys.executable)}, tuner.py, {args}]
-"""
-
-
-def test_an_iterative_sweep_runs_the_trials_its_tuner_suggests(
-    stack: RunningStack, tmp_path: Path
-) -> None:
-    ref = f"tuners{uuid.uuid4().hex[:6]}/tuner:v1"
-    component = tmp_path / "tuner.yaml"
-    component.write_text(tuner_component())
-    pushed = stack.cli("hub", "push", "-f", str(component), "--name", ref, timeout=60)
+def test_an_iterative_sweep_runs_the_trials_its_tuner_suggests(stack: RunningStack) -> None:
+    """The README's example: the tuner of ``examples/tuner.yaml`` pushed to the hub, and the
+    sweep of ``examples/iterative-branin.yaml``."""
+    component = str(EXAMPLES / "tuner.yaml")
+    pushed = stack.cli("hub", "push", "-f", component, "--name", "acme/tuner:v1", timeout=60)
     assert pushed.returncode == 0, pushed.stderr
-    matrix = (
-        f"  kind: iterative\n  maxIterations: 3\n  concurrency: 2\n  tuner: {{hubRef: {ref}}}\n"
-    )
-    source = tmp_path / "iterative.yaml"
-    source.write_text(sweep(matrix + MINIMIZE, epochs=False))
+    source = EXAMPLES / "iterative-branin.yaml"
     submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
     assert submitted.returncode == 0, submitted.stderr
     run_uuid = json.loads(submitted.stdout)["uuid"]
@@ -275,12 +229,13 @@ def test_an_iterative_sweep_runs_the_trials_its_tuner_suggests(
         (2.5, 7.5),
         (-1.25, 3.75),
     }
-    for i, tuner in enumerate(tuners):
-        assert (tuner["name"], tuner["status"]) == (f"branin-tuner-{i}", "succeeded")
-        assert tuner["inputs"]["iteration"] == i
-        assert len(tuner["inputs"]["trials"]) == 2 * i
-        assert len(tuner["outputs"]["suggestions"]) == 2
+    for i, ran in enumerate(tuners):
+        assert (ran["name"], ran["status"]) == (f"branin-tuner-{i}", "succeeded")
+        assert ran["inputs"]["iteration"] == i
+        assert len(ran["inputs"]["trials"]) == 2 * i
+        assert len(ran["outputs"]["suggestions"]) == 2
     values = {t["uuid"]: branin(t["inputs"]["x"], t["inputs"]["y"]) for t in trials}
     assert ended["outputs"]["best_trial"] == min(values, key=values.__getitem__)
     assert ended["outputs"]["best_value"] == pytest.approx(min(values.values()))
     assert (study["kind"], study["state"], len(study["trials"])) == ("iterative", "finished", 6)
+    assert {t["state"] for t in study["trials"]} == {"complete"}
