@@ -149,6 +149,7 @@ async def _tuner_ended(
     done: RunDone,
     why: str,
 ) -> None:
+    """Inside the study's step: record the tuner run's end once, and act on it."""
     problem, suggested = None, []
     if done.status is not RunStatus.SUCCEEDED:
         problem = f"ended {done.status.value}{why}"
