@@ -149,7 +149,7 @@ CURVE = """
 import sys, time
 from axonal import tracking
 x = float(sys.argv[1])
-for step in range(12):
+for step in range(30):  # 7.5 s: time for the pruning watch (every 2 s) to see a bad curve
     tracking.log_metrics(loss=x + 1 / (step + 1), step=step)
     time.sleep(0.25)
 """

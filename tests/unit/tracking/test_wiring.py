@@ -12,7 +12,7 @@ from axonal_tracking.settings import TrackingSettings
 
 def test_every_rpc_is_served_and_every_durable_keeps_its_name_and_options(monkeypatch):
     served, consumed = [], []
-    monkeypatch.setattr(ServiceContext, "serve", lambda _, rpc, __: served.append(rpc))
+    monkeypatch.setattr(ServiceContext, "serve", lambda _, rpc, __, **___: served.append(rpc))
     monkeypatch.setattr(ServiceContext, "consume", lambda _, spec, __: consumed.append(spec))
     build_app(TrackingSettings())
 

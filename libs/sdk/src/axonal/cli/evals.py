@@ -20,7 +20,7 @@ __all__ = ["app"]
 
 app = typer.Typer(
     name="evals",
-    help="Evaluators: templates (LLM-as-a-judge or Python code), rules, jobs.\n\n"
+    help="Evaluators (LLM judge or code): templates, rules, jobs.\n\n"
     "An LLM template's judge calls an LLM connection of the project: create it with the "
     "Langfuse API (PUT /api/public/llm-connections) first. A code template runs as a job on "
     "an agent.",

@@ -78,7 +78,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "queues": Lazy("axonal.cli.queues", "Annotation queues: review and score traces.", LLM),
     "evals": Lazy(
-        "axonal.cli.evals", "LLM-as-a-judge evaluators: templates, online rules, jobs.", LLM
+        "axonal.cli.evals", "Evaluators (LLM judge or code): templates, rules, jobs.", LLM
     ),
 }
 
