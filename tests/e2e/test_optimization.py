@@ -104,6 +104,20 @@ def in_memory_range(text: str, budget: int, seeds: range) -> tuple[float, float]
     return min(found), max(found)
 
 
+def run_sweep(
+    stack: RunningStack, source: Path
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Submit the sweep of ``source``, wait for its end: the sweep, its trials, its study."""
+    submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
+    assert submitted.returncode == 0, submitted.stderr
+    run_uuid = json.loads(submitted.stdout)["uuid"]
+    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+        ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
+        trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
+        study = get(http, f"{RUNS}/{run_uuid}/study")
+    return ended, trials, study
+
+
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_a_sweep_runs_its_budget_and_finds_what_its_sampler_finds(
     kind: str, stack: RunningStack, tmp_path: Path
@@ -112,13 +126,8 @@ def test_a_sweep_runs_its_budget_and_finds_what_its_sampler_finds(
     text = sweep(matrix, epochs=kind == "hyperband")
     source = tmp_path / f"{kind}.yaml"
     source.write_text(text)
-    submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
-    assert submitted.returncode == 0, submitted.stderr
-    run_uuid = json.loads(submitted.stdout)["uuid"]
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
-        ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
-        trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
-        study = get(http, f"{RUNS}/{run_uuid}/study")
+    ended, trials, study = run_sweep(stack, source)
+    run_uuid = ended["uuid"]
     assert ended["status"] == "succeeded", ended
     assert len(trials) == budget
     assert {t["status"] for t in trials} == {"succeeded"}
@@ -188,13 +197,7 @@ def test_pruning_stops_a_trial_worse_than_the_median_and_the_sweep_goes_on(
 ) -> None:
     source = tmp_path / "pruned.yaml"
     source.write_text(PRUNED_SWEEP)
-    submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
-    assert submitted.returncode == 0, submitted.stderr
-    run_uuid = json.loads(submitted.stdout)["uuid"]
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
-        ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
-        trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
-        study = get(http, f"{RUNS}/{run_uuid}/study")
+    ended, trials, study = run_sweep(stack, source)
     assert ended["status"] == "succeeded", ended
     assert len(trials) == 6
     stopped = [t for t in trials if t["status"] == "stopped"]

@@ -64,7 +64,10 @@ async def _to_start(conn: Connection, live: LiveStudy, study: Study) -> list[sto
     if total >= live.budget.total:
         return None
     count = min(live.budget.concurrency - running, live.budget.total - total)
-    asked = await asyncio.to_thread(live.ask, max(count, 0))  # a GP's fit: off the event loop
+    if study.kind == "bayes":  # a GP's fit waits on the worker process: off the event loop
+        asked = await asyncio.to_thread(live.ask, max(count, 0))
+    else:  # TPE asks take milliseconds: a thread hop would cost a fifth of that
+        asked = live.ask(max(count, 0))
     return [store.NewTrial(n, trial_uuid(study.sweep_uuid, n), params) for n, params in asked]
 
 
