@@ -5,7 +5,6 @@ with the dataset item's expected output in the prompt."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from datetime import UTC, datetime
 
@@ -13,6 +12,7 @@ import pytest
 
 from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
+from axonal_events import StreamKind
 from axonal_events.annotation_queues import CreateQueue, ListQueueItems
 from axonal_events.datasets import CreateDataset, CreateRunItem, UpsertDatasetItem
 from axonal_events.evaluators import (
@@ -24,6 +24,7 @@ from axonal_events.evaluators import (
 from axonal_events.rpcs import Evaluation, Tracking
 from axonal_events.trace_reads import GetTrace
 from axonal_events.traces import ScoreRecord, TraceBatch
+from axonal_testing.bus import drained
 from axonal_testing.waiting import wait_for
 
 from .evaluators_setup import PROJECT, PROJECT_ID, judge_rule, publish_traces
@@ -101,12 +102,29 @@ async def test_traces_with_negative_feedback_go_to_the_review_queue_once(service
     # the same score again, and another score on the same trace: still one item, one job
     await _publish_scores(js, subjects, [(unhappy, "feedback", -1.0), (unhappy, "tone", 0.2)])
     await wait_for(lambda: _stored(nats_client, subjects, unhappy, scores=2), message="tone")
-    await asyncio.sleep(1.0)  # time for a wrong second job to be made and run
+    await _evaluated(js, subjects, batches=3)  # a wrong second job would be made by now
     (item,) = await items()
     assert (item.object_id, item.object_type.value) == (unhappy, "TRACE")
     (job,) = await _jobs(nats_client, subjects, "unhappy-users")
     assert (job.trace_id, job.state, job.queue_item_id) == (unhappy, "succeeded", item.id)
     assert job.score_id is None
+
+
+async def _evaluated(js, subjects, batches: int) -> None:
+    """Wait until tracking announced ``batches`` stored batches and the evaluation service
+    took and acknowledged every announcement and every job command they made."""
+    events = subjects.stream_name(StreamKind.EVENTS)
+
+    async def announced() -> bool:
+        info = await js.stream_info(events, subjects_filter=subjects.event("trace.ingested"))
+        return sum((info.state.subjects or {}).values()) >= batches
+
+    await wait_for(announced, timeout=20, message=f"{batches} trace.ingested events")
+    for stream, durable in (
+        (events, "evaluation-online"),
+        (subjects.stream_name(StreamKind.COMMANDS), "evaluation-jobs"),
+    ):
+        await wait_for(lambda s=stream, d=durable: drained(js, s, d), timeout=20, message=durable)
 
 
 async def _queued(items) -> bool:
