@@ -186,6 +186,7 @@ async def test_a_writer_publishes_its_committed_rows_and_marks_them(
     events = await write_directly(pool, subjects, 3)
     assert len(events.written) == 3
     await relay.publish_now(events.written)
+    await relay.marked()  # off the writer's path
     assert await pending(pool) == 0
     assert await stream_count(js, subjects.stream_name(StreamKind.EVENTS)) == 3
     assert await relay.drain() == 0  # nothing left for the relay

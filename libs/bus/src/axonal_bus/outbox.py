@@ -9,7 +9,9 @@ within its window and inbox-keeping consumers ignore it after that.
 On a latency-critical path the writer publishes its own rows once its transaction has
 committed (:meth:`PendingEvents.flush` with ``direct``, then :meth:`OutboxRelay.publish_now`),
 which saves the notification, a second transaction and its query; the relay's poll is the
-safety net for a writer that dies in between.
+safety net for a writer that dies in between. Those rows are marked off the writer's path, in
+one statement for all published meanwhile: a row published and not yet marked when the
+process dies is published again by the relay, which JetStream drops as a duplicate.
 """
 
 from __future__ import annotations
@@ -175,6 +177,8 @@ class OutboxRelay:
         self.poll_interval = poll_interval
         self._wake = asyncio.Event()
         self.listening = asyncio.Event()  # set once NOTIFY can wake the relay
+        self._unmarked: list[int] = []  # published by their writer, not yet marked
+        self._marking: asyncio.Task[None] | None = None
 
     async def relay_once(self) -> int:
         """Publish and mark one batch of pending rows; returns how many."""
@@ -232,6 +236,7 @@ class OutboxRelay:
                 await asyncio.sleep(_RELISTEN_DELAY)
         finally:
             await cancel_and_wait([relay])
+            await self.marked()
 
     async def _listen(self) -> None:
         """Listen for commits until the listening connection is lost."""
@@ -267,23 +272,43 @@ class OutboxRelay:
         self._wake.set()
 
     async def publish_now(self, rows: Sequence[OutboxRow]) -> None:
-        """Publish rows a committed transaction wrote with a direct flush, then mark them.
-        On any failure the relay is woken instead, and publishes them (JetStream drops a row
-        both publish, within its duplicate window)."""
+        """Publish rows a committed transaction wrote with a direct flush; they are marked
+        in the background (:meth:`marked` waits for that). On any failure the relay is woken
+        instead, and publishes them (JetStream drops a row both publish, within its duplicate
+        window)."""
         if not rows:
             return
         try:
             await asyncio.gather(
                 *(self.js.publish(r.subject, r.payload, headers=r.headers) for r in rows)
             )
-            await self.pool.execute(
-                "UPDATE outbox SET published_at = now() "
-                "WHERE id = ANY($1::bigint[]) AND published_at IS NULL",
-                [r.id for r in rows],
-            )
         except Exception as exc:  # noqa: BLE001 - the relay takes over
             log.warning("outbox.publish_now_failed", error=str(exc), rows=len(rows))
             self._wake.set()
+            return
+        self._unmarked.extend(r.id for r in rows)
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._mark_unmarked(), name="outbox-marks")
+
+    async def _mark_unmarked(self) -> None:
+        """Mark what writers published, one statement for all published meanwhile; on a
+        failure the relay publishes those rows again (deduplicated), then marks them."""
+        while self._unmarked:
+            ids, self._unmarked = self._unmarked, []
+            try:
+                await self.pool.execute(
+                    "UPDATE outbox SET published_at = now() "
+                    "WHERE id = ANY($1::bigint[]) AND published_at IS NULL",
+                    ids,
+                )
+            except Exception as exc:  # noqa: BLE001 - the relay takes over
+                log.warning("outbox.mark_failed", error=str(exc), rows=len(ids))
+                self._wake.set()
+
+    async def marked(self) -> None:
+        """Wait until the rows published by :meth:`publish_now` so far are marked."""
+        if self._marking is not None:
+            await asyncio.shield(self._marking)
 
 
 def _headers(row: asyncpg.Record) -> dict[str, str]:

@@ -1,9 +1,9 @@
 """Which Optuna sampler suggests the trials of an adaptive search, and how many trials it runs.
 
 * ``tpe`` (``hyperopt`` is its alias): ``TPESampler(seed, n_startup_trials=10,
-  n_ei_candidates=24)``, hypertune's settings, with Optuna's defaults otherwise: multivariate
-  (hypertune's TPE is univariate) and a constant liar, so trials running at the same time
-  spread out. ``algorithm: rand`` is a ``RandomSampler``; ``algorithm: anneal`` has no Optuna
+  n_ei_candidates=24)``, hypertune's settings, with Optuna's defaults otherwise: univariate
+  (as hypertune's TPE is) and no constant liar (running trials are not yet observations).
+  ``algorithm: rand`` is a ``RandomSampler``; ``algorithm: anneal`` has no Optuna
   equivalent and is refused.
 * ``bayes``: :class:`BayesSampler`, Polyaxon's GP with its ``utilityFunction``.
 * ``hyperband``: a ``RandomSampler`` draws each bracket's configurations (as Polyaxon does);

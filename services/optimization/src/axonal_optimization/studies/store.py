@@ -189,10 +189,18 @@ class NewTrial:
 
 
 async def insert_trials(conn: Connection, sweep_uuid: str, new: Sequence[NewTrial]) -> None:
-    await conn.executemany(
+    """One statement for all of ``new`` (the rows of the unnested arrays)."""
+    await conn.execute(
         "INSERT INTO trials (sweep_uuid, number, run_uuid, params, bracket, rung, config) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [(sweep_uuid, t.number, t.run_uuid, t.params, t.bracket, t.rung, t.config) for t in new],
+        "SELECT $1, * FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::int[], $6::int[], "
+        "$7::int[])",
+        sweep_uuid,
+        [t.number for t in new],
+        [t.run_uuid for t in new],
+        [t.params for t in new],
+        [t.bracket for t in new],
+        [t.rung for t in new],
+        [t.config for t in new],
     )
 
 
