@@ -76,6 +76,20 @@ def test_schedules():
     ]
 
 
+def test_a_schedule_is_checked_before_it_runs():
+    zoned = parse("schedule: {kind: cron, cron: '*/5 * * * *', timezone: Europe/Paris}")
+    assert zoned.schedule.timezone == "Europe/Paris"
+    assert parse("schedule: {kind: interval, frequency: 5, catchup: all}").schedule.catchup == "all"
+    assert problems(
+        {"schedule": {"kind": "cron", "cron": "61 * * * *", "timezone": "Mars/Base"}}
+    ) == [
+        ("schedule.cron", "`61 * * * *` is not a cron expression: Bad minute"),
+        ("schedule.timezone", "`Mars/Base` is not an IANA time zone"),
+    ]
+    [(where, _)] = problems({"schedule": {"kind": "interval", "frequency": 5, "catchup": "some"}})
+    assert where == "schedule.catchup"
+
+
 def test_trigger_policies_and_patch_strategies():
     assert parse("trigger: one_done").trigger == "one_done"
     assert parse("trigger: '{{ policy }}'").trigger == "{{ policy }}"

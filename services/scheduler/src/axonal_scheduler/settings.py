@@ -14,13 +14,17 @@ __all__ = ["SchedulerSettings"]
 class SchedulerSettings(ServiceSettings):
     """``queue_concurrency`` bounds runs per queue (JSON: ``{"gpu": 2}``); others get
     ``default_concurrency``. ``queue_priority`` (JSON: ``{"urgent": 10}``, default 0) is the
-    priority a run takes from its queue when it is created."""
+    priority a run takes from its queue when it is created. A schedule's slot fires on time
+    when the clock reaches it within ``schedule_grace`` seconds (older: missed, and its
+    catch-up policy decides); ``schedule_poll`` bounds how long a clock sleeps unwoken."""
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_SCHEDULER_")
 
     queue_concurrency: dict[str, int] = Field(default_factory=dict)
     default_concurrency: int = 50
     queue_priority: dict[str, int] = Field(default_factory=dict)
+    schedule_grace: float = 1.0
+    schedule_poll: float = 1.0
 
     def concurrency(self, queue: str) -> int:
         return self.queue_concurrency.get(queue, self.default_concurrency)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from cronsim import CronSim, CronSimError
 from pydantic import Field, PlainValidator, Tag, model_validator
 
 from axonal_spec.base import SpecModel
@@ -257,18 +259,41 @@ class Join(SpecModel):
         return self
 
 
+#: What a schedule does with the slots it missed while the platform was down (an Axonal
+#: field): ``skip`` them (the default), fire the ``last`` one, or fire ``all`` of them.
+CatchUp = Literal["skip", "last", "all"]
+
+
 class _ScheduleBase(SpecModel):
     start_at: DateTimeOrRef | None = None
     end_at: DateTimeOrRef | None = None
     max_runs: IntOrRef | None = None
     depends_on_past: BoolOrRef | None = None
+    catchup: CatchUp | None = None
 
 
 class CronSchedule(_ScheduleBase):
-    """One run per cron tick."""
+    """One run per cron tick, in ``timezone`` (an IANA name, an Axonal field; default UTC)."""
 
     kind: Literal["cron"] = "cron"
     cron: str
+    timezone: str | None = None
+
+    @model_validator(mode="after")
+    def _parses(self) -> CronSchedule:
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        try:
+            CronSim(self.cron, dt.datetime.now(dt.UTC))
+        except CronSimError as exc:
+            problems.append((("cron",), f"`{self.cron}` is not a cron expression: {exc}"))
+        if self.timezone is not None:
+            try:
+                ZoneInfo(self.timezone)
+            except (ZoneInfoNotFoundError, ValueError):
+                problems.append((("timezone",), f"`{self.timezone}` is not an IANA time zone"))
+        if problems:
+            raise RuleViolation(problems)
+        return self
 
 
 class IntervalSchedule(_ScheduleBase):
@@ -283,6 +308,7 @@ class DateTimeSchedule(SpecModel):
 
     kind: Literal["datetime"] = "datetime"
     start_at: DateTimeOrRef
+    catchup: CatchUp | None = None
 
 
 Schedule = Annotated[

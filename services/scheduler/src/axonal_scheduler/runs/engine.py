@@ -22,9 +22,10 @@ from axonal_scheduler.context import Context
 from axonal_scheduler.domain.admission import Waiting, admit
 from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.pipeline import is_adaptive
+from axonal_scheduler.domain.schedules import Timetable
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
-from axonal_scheduler.runs import pipelines, store
+from axonal_scheduler.runs import pipelines, schedule_store, store
 from axonal_scheduler.runs.components import fetch_component
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
 from axonal_scheduler.runs.store import Run
@@ -35,7 +36,7 @@ __all__ = ["PIPELINE_KINDS", "Engine"]
 
 log = structlog.get_logger(__name__)
 S = RunStatus
-PIPELINE_KINDS = frozenset({"dag", "matrix"})
+PIPELINE_KINDS = frozenset({"dag", "matrix", "schedule"})
 
 
 def _queued_at(run: Run) -> datetime:
@@ -105,6 +106,9 @@ class Engine:
         await self.admit(run.queue)
 
     async def _start_pipeline(self, run: Run) -> None:
+        if run.kind == "schedule":
+            await self._start_schedule(run)
+            return
         if is_adaptive(run.kind, run.compiled):
             await self.set(run, S.RUNNING, "Adaptive", "the optimization service suggests trials")
             search = OptimizeSweep(
@@ -120,6 +124,20 @@ class Engine:
         await self.set(run, S.RUNNING)
         await pipelines.expand(self, run)
         await pipelines.advance(self, run.uuid)
+
+    async def _start_schedule(self, run: Run) -> None:
+        """Start a schedule's clock: the schedule runs, and creates a run per slot."""
+        spec = dict(run.compiled.get("schedule") or {})
+        try:
+            table = Timetable.parse(spec)
+        except ValueError as exc:
+            await self.set(run, S.FAILED, "ScheduleError", str(exc))
+            return
+        first = table.first(datetime.now(UTC))
+        if table.kind == "interval" and first is not None:
+            spec["startAt"] = first.isoformat()  # its slots keep this phase, after a restart too
+        await self.set(run, S.RUNNING, "Scheduled", f"first run at {first}" if first else None)
+        await schedule_store.insert(self.conn, run.uuid, spec, first)
 
     async def _cache_hit(self, run: Run, *, cascade: bool) -> bool:
         cache = _section(run, "cache")

@@ -8,6 +8,7 @@ when a pipeline starts, stops or has a child done; this module never imports the
 from __future__ import annotations
 
 import uuid as uuidlib
+from datetime import datetime
 from typing import Any, Protocol
 
 from axonal_db import Connection
@@ -23,10 +24,10 @@ from axonal_scheduler.domain.resolve import (
     resolve_matrix,
 )
 from axonal_scheduler.domain.triggers import Decision, decide
-from axonal_scheduler.runs import store
+from axonal_scheduler.runs import schedule_store, store
 from axonal_scheduler.runs.store import Run
 
-__all__ = ["RunControl", "add_trials", "advance", "expand", "on_child_done"]
+__all__ = ["RunControl", "add_trials", "advance", "expand", "on_child_done", "scheduled_run"]
 
 S = RunStatus
 #: Children waiting for their upstreams and a slot (``resuming``: a resumed pipeline).
@@ -101,6 +102,18 @@ async def expand(engine: RunControl, parent: Run) -> None:
         await engine.create(child)
 
 
+def scheduled_run(schedule: Run, slot: datetime) -> Run:
+    """The run ``schedule`` creates for ``slot``: its uuid derives from both, so a slot fired
+    twice (two replicas, a retry, a backfill) is one run."""
+    compiled = {**schedule.compiled, "schedule": None}
+    inputs = {io["name"]: io["value"] for io in compiled.get("inputs", [])}
+    child = _child(schedule, f"slot:{slot.isoformat()}", compiled, inputs)
+    stamp = slot.strftime("%Y%m%d-%H%M%S")
+    child.op_name = None
+    child.name = f"{schedule.name}-{stamp}" if schedule.name else stamp
+    return child
+
+
 async def add_trials(engine: RunControl, command: AddTrials) -> None:
     """Create the trials the optimization service suggests for an adaptive sweep (each once:
     their uuids come with them), then move the sweep on; ``done`` lets it end when they have,
@@ -149,6 +162,8 @@ async def on_child_done(engine: RunControl, child: Run) -> None:
     parent = await store.lock_run(engine.conn, child.pipeline_uuid or "")
     if parent is None or parent.status in DONE_STATUSES:
         return
+    if parent.kind == "schedule" and child.status is S.SUCCEEDED:  # dependsOnPast waits on it
+        await schedule_store.release(engine.conn, parent.uuid, child.uuid)
     if parent.early_stopping and parent.status is not S.STOPPING:
         kids = await store.children(engine.conn, parent.uuid)
         reason = should_stop(parent.early_stopping, [k.status for k in kids], child.outputs)
@@ -170,9 +185,28 @@ async def advance(engine: RunControl, pipeline_uuid: str) -> None:
     adaptive = is_adaptive(parent.kind, parent.compiled)
     if adaptive and not stopping and not suggested_all(parent.compiled):
         return  # more trials will come
+    if parent.kind == "schedule":
+        await _finish_schedule(engine, parent, kids, stopping)
+        return
     final = pipeline_status([k.status for k in kids], stopping_reason=stopping)
     if final is not None:
         await engine.set(parent, final, parent.reason if stopping else None)
+
+
+async def _finish_schedule(
+    engine: RunControl, parent: Run, kids: list[Run], stopping: str | None
+) -> None:
+    """A schedule ends once it fires no more and its runs are done: ``succeeded`` whatever
+    they did (Polyaxon's ``ScheduleFinished``), or ``stopped`` when it was stopped."""
+    if not stopping and await schedule_store.is_active(engine.conn, parent.uuid):
+        return
+    if any(k.status not in DONE_STATUSES for k in kids):
+        return
+    await schedule_store.end(engine.conn, parent.uuid)
+    if stopping:
+        await engine.set(parent, S.STOPPED, stopping)
+    else:
+        await engine.set(parent, S.SUCCEEDED, "ScheduleFinished", f"{len(kids)} runs")
 
 
 async def _step(engine: RunControl, parent: Run, kids: list[Run]) -> bool:

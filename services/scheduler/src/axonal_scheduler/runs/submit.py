@@ -39,6 +39,13 @@ def _early_stopping(doc_data: dict[str, Any], compiled: dict[str, Any]) -> list[
     return [dict(item) for item in found if isinstance(item, dict)]
 
 
+def _kind(compiled: dict[str, Any]) -> str:
+    """A schedule creates the runs (a matrix or the component's kind) at each slot."""
+    if compiled.get("schedule"):
+        return "schedule"
+    return "matrix" if compiled.get("matrix") else str(compiled["run_kind"])
+
+
 async def _compile(engine: Engine, doc: Polyaxonfile, options: CompileOptions) -> CompiledOperation:
     """Compile ``doc`` with its ``hubRef`` components fetched first, one fetch per reference."""
 
@@ -74,7 +81,7 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
             await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
         return
     base.compiled = compiled
-    base.kind = "matrix" if compiled.get("matrix") else str(compiled["run_kind"])
+    base.kind = _kind(compiled)
     base.name = cmd.name or compiled.get("name")
     base.queue = cmd.queue or compiled.get("queue") or "default"
     base.content_hash = compiled.get("content_hash")

@@ -1,0 +1,171 @@
+"""The schedules' clock: fires each due slot once, across restarts and replicas.
+
+The next slot of every schedule lives in ``schedules``. Each replica's clock sleeps until the
+earliest one (woken at once by a NOTIFY when a schedule starts, resumes or is released), then
+claims each due schedule in a transaction: its run locked, then its row ``FOR UPDATE SKIP
+LOCKED``, the slot checked again. The runs it creates have uuids derived from the schedule and
+the slot, so a slot is one run whoever fires it; the row moves to the next slot in the same
+transaction. A replica that dies mid-way leaves the row where it was, and another fires it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import UTC, datetime
+
+import structlog
+
+from axonal_bus.aio import cancel_and_wait, wait_event
+from axonal_db import Connection, transaction
+from axonal_events import RunStatus
+from axonal_scheduler.context import Context
+from axonal_scheduler.domain.schedules import Timetable
+from axonal_scheduler.runs import pipelines, schedule_store, store
+from axonal_scheduler.runs.engine import Engine
+from axonal_scheduler.runs.schedule_store import ScheduleRow
+from axonal_scheduler.runs.store import Run
+
+__all__ = ["backfill", "fire_due", "start_clock"]
+
+log = structlog.get_logger(__name__)
+S = RunStatus
+_BATCH = 200  # schedules claimed per pass
+_RETRY = 1.0  # seconds before a clock that failed (PostgreSQL away) tries again
+
+
+async def fire_due(ctx: Context) -> int:
+    """Fire the slots that have come; how many schedules fired."""
+    async with ctx.pool.acquire() as conn:
+        due = await schedule_store.due(conn, _BATCH)
+    fired = 0
+    for run_uuid in due:
+        fired += await _fire_one(ctx, run_uuid)
+    return fired
+
+
+async def _fire_one(ctx: Context, run_uuid: str) -> int:
+    async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+        run = await store.lock_run(conn, run_uuid)
+        row = await schedule_store.lock(conn, run_uuid)
+        now = datetime.now(UTC)
+        if row is None or row.paused or row.waiting_on or not _due(row, now):
+            return 0  # another replica fired it, or it changed meanwhile
+        if run is None or run.status is not S.RUNNING:
+            await schedule_store.end(conn, run_uuid)
+            return 0
+        await _fire(ctx, engine, run, row, now)
+    await ctx.publish_committed(engine.tx.events)
+    return 1
+
+
+def _due(row: ScheduleRow, now: datetime) -> bool:
+    return row.next_fire_at is not None and row.next_fire_at <= now
+
+
+async def _fire(ctx: Context, engine: Engine, run: Run, row: ScheduleRow, now: datetime) -> None:
+    table = Timetable.parse(row.spec)
+    if table.depends_on_past and row.last_run_uuid and not row.released:
+        last = await store.get_run(engine.conn, row.last_run_uuid)
+        if last is not None and last.status is not S.SUCCEEDED:
+            row.waiting_on = last.uuid  # released when it succeeds, or by `schedules resume`
+            await schedule_store.update(engine.conn, row)
+            log.info("schedule.held", schedule=run.uuid, waiting_on=last.uuid)
+            return
+    assert row.next_fire_at is not None
+    due = table.due(
+        row.next_fire_at, now, fired=row.fired, grace=ctx.settings.schedule_grace,
+        on_time=row.released,
+    )  # fmt: skip
+    for slot in due.fire:
+        row.last_run_uuid = await _create(engine, run, slot)
+    row.fired += len(due.fire)
+    row.next_fire_at, row.released = due.next_at, False
+    await schedule_store.update(engine.conn, row)
+    skipped = "" if due.fire else "missed slots skipped"
+    log.info("schedule.fired", schedule=run.uuid, runs=len(due.fire), next_at=due.next_at,
+             note=skipped or None)  # fmt: skip
+    if due.next_at is None:
+        await pipelines.advance(engine, run.uuid)
+
+
+async def _create(engine: Engine, schedule: Run, slot: datetime) -> str:
+    child = pipelines.scheduled_run(schedule, slot)
+    if await engine.create(child):
+        await engine.proceed(child, cascade=False)
+    return child.uuid
+
+
+async def backfill(engine: Engine, schedule: Run, start: datetime, end: datetime) -> list[str]:
+    """Create the runs of ``schedule``'s slots from ``start`` to ``end`` (each once: a slot
+    that has its run already keeps it); the uuids of the slots' runs."""
+    row = await schedule_store.get(engine.conn, schedule.uuid)
+    if row is None:
+        raise ValueError(f"run {schedule.uuid} is not a schedule")
+    table = Timetable.parse(row.spec)
+    return [await _create(engine, schedule, slot) for slot in table.slots(start, end)]
+
+
+async def _clock(ctx: Context) -> None:
+    """Fire what is due, then sleep until the next slot, a NOTIFY, or the poll interval."""
+    wake = asyncio.Event()
+    listening = asyncio.create_task(_listen(ctx, wake), name="schedules-listen")
+    try:
+        while True:
+            wake.clear()
+            try:
+                if await fire_due(ctx) >= _BATCH:
+                    continue
+                async with ctx.pool.acquire() as conn:
+                    earliest = await schedule_store.earliest(conn)
+            except Exception as exc:  # noqa: BLE001 - outlive PostgreSQL restarts
+                log.warning("schedules.clock_failed", error=str(exc))
+                await asyncio.sleep(_RETRY)
+                continue
+            delay = ctx.settings.schedule_poll
+            if earliest is not None:
+                delay = min(delay, max(0.0, (earliest - datetime.now(UTC)).total_seconds()))
+            await wait_event(wake, delay)
+    finally:
+        await cancel_and_wait([listening])
+
+
+async def _listen(ctx: Context, wake: asyncio.Event) -> None:
+    """Set ``wake`` on each change to the clock, listening again when the connection is lost."""
+    while True:
+        try:
+            async with ctx.pool.acquire() as conn:
+                await _listen_on(conn, wake)
+        except Exception as exc:  # noqa: BLE001 - the poll keeps the clock going meanwhile
+            log.warning("schedules.listen_failed", error=str(exc))
+        await asyncio.sleep(_RETRY)
+
+
+async def _listen_on(conn: Connection, wake: asyncio.Event) -> None:
+    lost = asyncio.Event()
+    conn.add_termination_listener(lambda _: lost.set())
+    channel = await conn.fetchval(schedule_store.CHANNEL_SQL)
+
+    def notified(*_: object) -> None:
+        wake.set()
+
+    await conn.add_listener(channel, notified)
+    try:
+        await lost.wait()
+    finally:
+        with contextlib.suppress(Exception):
+            await conn.remove_listener(channel, notified)
+
+
+def start_clock(ctx: Context) -> None:
+    """Run the clock while the service runs."""
+    tasks: list[asyncio.Task[None]] = []
+
+    async def started() -> None:
+        tasks.append(asyncio.create_task(_clock(ctx), name="schedules-clock"))
+
+    async def stopping() -> None:
+        await cancel_and_wait(tasks)
+
+    ctx.on_startup(started)
+    ctx.on_shutdown(stopping)
