@@ -13,8 +13,10 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,8 @@ from axonal_testing.waiting import wait_for_sync
 
 pytestmark = pytest.mark.slow  # real processes, supervision and restarts
 
-FAST = {"AXONAL_POSTGRES_DURABLE": "false"}
+# a slot is missed when the clock reaches it over half a second late (a restart takes longer)
+FAST = {"AXONAL_POSTGRES_DURABLE": "false", "AXONAL_SCHEDULER_SCHEDULE_GRACE": "0.5"}
 RUNS = "/api/v1/default/default/runs"
 DONE = {"succeeded", "failed", "stopped", "skipped", "upstream_failed"}
 
@@ -301,3 +304,38 @@ def test_killing_the_scheduler_mid_sweep_runs_every_trial_once(
     trials = get(http, RUNS, pipeline=sweep_uuid)["runs"]
     assert len(trials) == 6
     assert all(t["status"] == "succeeded" and t["attempt"] == 1 for t in trials), trials
+
+
+@pytest.mark.parametrize(("catchup", "offsets"), [("skip", [0, 8, 12]), ("all", [0, 4, 8])])
+def test_a_slot_missed_while_the_scheduler_restarts_follows_the_catch_up_policy(
+    own_stack: RunningStack, http: httpx.Client, tmp_path: Path, catchup: str, offsets: list[int]
+):
+    command = [sys.executable, "-c", "print('tick')"]
+    spec = {
+        "version": 1.1,
+        "kind": "operation",
+        "name": f"every-4s-{catchup}",
+        "schedule": {"kind": "interval", "frequency": 4, "maxRuns": 3, "catchup": catchup},
+        "component": {"run": {"kind": "job", "container": {"command": command}}},
+    }
+    path = tmp_path / "schedule.yaml"
+    path.write_text(json.dumps(spec))
+    schedule_uuid = submit(own_stack, path)
+
+    def next_slot() -> datetime | None:
+        listed = get(http, "/api/v1/default/default/schedules")
+        item = next((i for i in listed["schedules"] if i["run_uuid"] == schedule_uuid), None)
+        fired = item is not None and item["fired"] == 1
+        return datetime.fromisoformat(item["next_fire_at"]) if fired else None
+
+    slot = wait_for_sync(next_slot, timeout=30, interval=0.05, message="the first slot fired")
+    time.sleep(max(0.0, (slot - datetime.now(UTC)).total_seconds() - 0.3))
+    kill_service(own_stack, "scheduler")  # down across the second slot
+
+    run = wait_for_sync(
+        lambda: run_in(http, schedule_uuid, DONE), timeout=60, interval=0.2, message="done"
+    )
+    assert (run["status"], run["reason"]) == ("succeeded", "ScheduleFinished"), run
+    kids = get(http, RUNS, pipeline=schedule_uuid)["runs"]
+    stamps = sorted(datetime.strptime(k["name"][-15:], "%Y%m%d-%H%M%S") for k in kids)
+    assert [int((t - stamps[0]).total_seconds()) for t in stamps] == offsets, stamps

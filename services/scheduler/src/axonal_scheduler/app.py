@@ -14,7 +14,7 @@ from axonal_scheduler.context import Context, Deadlines
 from axonal_scheduler.logs import handlers as logs_handlers
 from axonal_scheduler.runs import handlers as runs_handlers
 from axonal_scheduler.runs import rpc as runs_rpc
-from axonal_scheduler.runs import schedules
+from axonal_scheduler.runs import schedule_rpc, schedules
 from axonal_scheduler.settings import SchedulerSettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -31,6 +31,7 @@ def build_app(settings: SchedulerSettings) -> FastStream:
     ctx = Context(SERVICE, settings, agent_deadlines=Deadlines())
     runs_handlers.register(ctx)
     runs_rpc.register(ctx)
+    schedule_rpc.register(ctx)
     schedules.start_clock(ctx)
     logs_handlers.register(ctx)
     agents_handlers.register(ctx)

@@ -1,5 +1,5 @@
-"""The scheduler service's RPCs: runs (read, tracked from the SDK), their logs, and
-automation rules."""
+"""The scheduler service's RPCs: runs (read, tracked from the SDK), their logs, automation
+rules and schedules."""
 
 from __future__ import annotations
 
@@ -25,12 +25,20 @@ from axonal_events.runs import (
     TrackRun,
     UpdateRun,
 )
+from axonal_events.schedules import (
+    Backfill,
+    BackfillResult,
+    ListSchedules,
+    ScheduleAction,
+    ScheduleInfo,
+    ScheduleList,
+)
 
 __all__ = ["Scheduler"]
 
 
 class Scheduler:
-    """Runs (read, tracked from the SDK), their logs, and automation rules."""
+    """Runs (read, tracked from the SDK), their logs, automation rules and schedules."""
 
     get_run = Rpc("scheduler", "get_run", GetRun, RunInfo, "One run.")
     list_runs = Rpc("scheduler", "list_runs", ListRuns, RunList, "Runs of a project, filtered.")
@@ -52,4 +60,13 @@ class Scheduler:
     )
     automation_firings = Rpc(
         "scheduler", "automation_firings", ListFirings, FiringList, "What a rule did."
+    )
+    list_schedules = Rpc(
+        "scheduler", "list_schedules", ListSchedules, ScheduleList, "Schedules of a project."
+    )
+    act_on_schedule = Rpc(
+        "scheduler", "act_on_schedule", ScheduleAction, ScheduleInfo, "Pause or resume a schedule."
+    )
+    backfill = Rpc(
+        "scheduler", "backfill", Backfill, BackfillResult, "Create the runs of past slots."
     )

@@ -51,6 +51,9 @@ COMMANDS: dict[str, Lazy] = {
     "automations": Lazy(
         "axonal.cli.automations", "Automation rules: start or restart runs on events.", EVENTS
     ),
+    "schedules": Lazy(
+        "axonal.cli.schedules", "Schedules: runs created on a cron, an interval or a date.", RUNS
+    ),
     "connections": Lazy(
         "axonal.cli.connections", "Connections that hooks and alert routes deliver to.", EVENTS
     ),

@@ -18,6 +18,7 @@ __all__ = [
     "get",
     "insert",
     "is_active",
+    "list_for",
     "lock",
     "release",
     "set_paused",
@@ -150,3 +151,17 @@ async def set_paused(conn: Connection, run_uuid: str, paused: bool) -> bool:
     if done:
         await conn.execute(_NOTIFY)
     return bool(done)
+
+
+async def list_for(conn: Connection, owner: str, project: str) -> list[dict[str, Any]]:
+    """The schedules of a project with their run's name and status, newest first."""
+    rows = await conn.fetch(
+        "SELECT s.run_uuid, s.spec::text AS spec, s.next_fire_at, s.fired, s.paused, "
+        "s.waiting_on, s.last_run_uuid, r.name, r.status FROM schedules s "
+        "JOIN runs r ON r.uuid = s.run_uuid "
+        "WHERE r.owner = $1 AND r.project = $2 AND r.deleted_at IS NULL "
+        "ORDER BY r.created_at DESC",
+        owner,
+        project,
+    )
+    return [dict(r) | {"spec": json.loads(r["spec"])} for r in rows]
