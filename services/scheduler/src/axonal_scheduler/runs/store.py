@@ -224,7 +224,7 @@ async def statuses(conn: Connection, uuid: str) -> list[StatusChange]:
 async def queued(conn: Connection, queue: str) -> list[Run]:
     rows = await conn.fetch(
         f"SELECT {_COLUMNS} FROM runs WHERE queue = $1 AND status = 'queued' "  # noqa: S608
-        "AND kind NOT IN ('dag', 'matrix') ORDER BY seq",
+        "AND kind NOT IN ('dag', 'matrix', 'schedule') ORDER BY seq",
         queue,
     )
     return [_run(row) for row in rows]
@@ -233,7 +233,7 @@ async def queued(conn: Connection, queue: str) -> list[Run]:
 async def count_in(conn: Connection, queue: str, statuses: list[str]) -> int:
     value = await conn.fetchval(
         "SELECT count(*) FROM runs WHERE queue = $1 AND status = ANY($2::text[]) "
-        "AND kind NOT IN ('dag', 'matrix') AND managed",
+        "AND kind NOT IN ('dag', 'matrix', 'schedule') AND managed",
         queue,
         statuses,
     )
