@@ -7,6 +7,7 @@ import pytest
 from axonal_scheduler.domain.schedules import BACKFILL_LIMIT, Timetable
 
 T0 = datetime(2026, 12, 4, 10, 0, 0, tzinfo=UTC)
+SECOND = timedelta(seconds=1)  # the grace: a slot reached over a second late was missed
 
 
 def s(seconds: float) -> datetime:
@@ -42,38 +43,50 @@ def test_a_datetime_schedule_has_one_slot() -> None:
 
 
 def test_a_slot_reached_in_time_fires_and_the_next_is_set() -> None:
-    due = interval().due(s(10), s(10.2), fired=0, grace=1.0)
+    due = interval().due(s(10), s(10.2), fired=0, missed_before=s(10.2) - SECOND)
     assert (due.fire, due.next_at) == ([s(10)], s(20))
 
 
 def test_missed_slots_follow_the_policy() -> None:
     now = s(35.5)  # slots 0, 10, 20, 30 passed while the platform was down; 40 is next
-    skip = interval().due(T0, now, fired=0, grace=1.0)
+    skip = interval().due(T0, now, fired=0, missed_before=now - SECOND)
     assert (skip.fire, skip.next_at) == ([], s(40))
-    last = interval(catchup="last").due(T0, now, fired=0, grace=1.0)
+    last = interval(catchup="last").due(T0, now, fired=0, missed_before=now - SECOND)
     assert (last.fire, last.next_at) == ([s(30)], s(40))
-    every = interval(catchup="all").due(T0, now, fired=0, grace=1.0)
+    every = interval(catchup="all").due(T0, now, fired=0, missed_before=now - SECOND)
     assert (every.fire, every.next_at) == ([T0, s(10), s(20), s(30)], s(40))
 
 
 def test_a_long_outage_is_jumped_over_not_walked() -> None:
-    due = interval(catchup="last").due(T0, s(10 * 10_000_000 + 3), fired=0, grace=1.0)
+    due = interval(catchup="last").due(
+        T0, s(10 * 10_000_000 + 3), fired=0, missed_before=s(10 * 10_000_000 + 3) - SECOND
+    )
     assert due.fire == [s(10 * 10_000_000)]
 
 
 def test_max_runs_counts_runs_created_and_ends_the_schedule() -> None:
     table = interval(maxRuns=3, catchup="all")
-    due = table.due(T0, s(45), fired=1, grace=1.0)
+    due = table.due(T0, s(45), fired=1, missed_before=s(45) - SECOND)
     assert (due.fire, due.next_at) == ([T0, s(10)], None)
 
 
 def test_depends_on_past_fires_one_slot_at_a_time() -> None:
-    due = interval(dependsOnPast=True, catchup="all").due(T0, s(25), fired=0, grace=1.0)
+    due = interval(dependsOnPast=True, catchup="all").due(
+        T0, s(25), fired=0, missed_before=s(25) - SECOND
+    )
     assert (due.fire, due.next_at) == ([T0], s(10))
 
 
+def test_a_slot_a_running_clock_reaches_late_is_late_not_missed() -> None:
+    # the clock has been healthy since before the slots: a busy clock, not a platform down
+    due = interval().due(T0, s(25), fired=0, missed_before=T0 - SECOND)
+    assert (due.fire, due.next_at) == ([T0, s(10), s(20)], s(30))
+
+
 def test_a_released_slot_fires_however_late() -> None:
-    due = interval(dependsOnPast=True).due(T0, s(25), fired=0, grace=1.0, on_time=True)
+    due = interval(dependsOnPast=True).due(
+        T0, s(25), fired=0, missed_before=s(25) - SECOND, on_time=True
+    )
     assert (due.fire, due.next_at) == ([T0], s(10))
 
 

@@ -6,10 +6,12 @@ defaults to when the schedule started, so its first run starts at once, as Polya
 ``datetime`` has the one slot ``startAt``. No slot is after ``endAt``, and ``maxRuns`` counts
 the runs created (a skipped slot creates none).
 
-A due slot fires on time when the clock reaches it within ``grace`` seconds; one older than
-that was missed (the platform was down) and the policy decides: ``skip`` (default) fires none
-of the missed, ``last`` the latest of them, ``all`` every one (at most :data:`CATCH_UP_LIMIT`
-per pass).
+A due slot is missed when it came before ``missed_before``: the clock passes the older of
+"now minus a grace" and "when it last became healthy" (it started, or reached the database
+again), so a slot that came while the platform was down is missed, and one that a busy but
+running clock reaches late is not. The policy decides what missed slots do: ``skip``
+(default) fires none of them, ``last`` the latest, ``all`` every one (at most
+:data:`CATCH_UP_LIMIT` per pass).
 """
 
 from __future__ import annotations
@@ -107,18 +109,17 @@ class Timetable:
             return self._within(slot + timedelta(seconds=self.frequency))
         return self._within(self._tick(slot))
 
-    def due(self, next_at: datetime, now: datetime, *, fired: int, grace: float,
+    def due(self, next_at: datetime, now: datetime, *, fired: int, missed_before: datetime,
             on_time: bool = False) -> Due:  # fmt: skip
         """The slots from ``next_at`` to ``now`` that fire under the policy (``on_time``: the
         first fires however late, as a slot held by ``dependsOnPast`` does once released)."""
         left = math.inf if self.max_runs is None else self.max_runs - fired
         slots: list[datetime] = []
-        slot: datetime | None = self._fast_forward(next_at, now, grace) if not on_time else next_at
+        slot: datetime | None = next_at if on_time else self._fast_forward(next_at, missed_before)
         while slot is not None and slot <= now and len(slots) < CATCH_UP_LIMIT:
             slots.append(slot)
             slot = self.after(slot)
-        cutoff = now - timedelta(seconds=grace)
-        missed = [s for s in slots if s < cutoff and not (on_time and s == next_at)]
+        missed = [s for s in slots if s < missed_before and not (on_time and s == next_at)]
         punctual = [s for s in slots if s not in missed]
         if self.catchup == "all":
             fire = slots
@@ -155,13 +156,13 @@ class Timetable:
             slot = self.after(slot)
         return found
 
-    def _fast_forward(self, next_at: datetime, now: datetime, grace: float) -> datetime:
+    def _fast_forward(self, next_at: datetime, missed_before: datetime) -> datetime:
         """For ``skip`` and ``last`` on an interval: jump over the missed slots that no policy
         fires (all but the latest missed), so a long outage costs no walk through them."""
-        if self.kind != "interval" or self.catchup == "all" or next_at >= now:
+        if self.kind != "interval" or self.catchup == "all" or next_at >= missed_before:
             return next_at
         assert self.frequency is not None
-        behind = (now - timedelta(seconds=grace) - next_at).total_seconds()
+        behind = (missed_before - next_at).total_seconds()
         skipped = max(0, math.floor(behind / self.frequency) - 1)
         return next_at + timedelta(seconds=skipped * self.frequency)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import structlog
 
@@ -34,17 +34,19 @@ _BATCH = 200  # schedules claimed per pass
 _RETRY = 1.0  # seconds before a clock that failed (PostgreSQL away) tries again
 
 
-async def fire_due(ctx: Context) -> int:
-    """Fire the slots that have come; how many schedules fired."""
+async def fire_due(ctx: Context, healthy_since: datetime) -> int:
+    """Fire the slots that have come; how many schedules fired. ``healthy_since``: when this
+    clock last started or reached the database again (a slot before it, and older than the
+    grace, came while the platform was down: it was missed)."""
     async with ctx.pool.acquire() as conn:
         due = await schedule_store.due(conn, _BATCH)
     fired = 0
     for run_uuid in due:
-        fired += await _fire_one(ctx, run_uuid)
+        fired += await _fire_one(ctx, run_uuid, healthy_since)
     return fired
 
 
-async def _fire_one(ctx: Context, run_uuid: str) -> int:
+async def _fire_one(ctx: Context, run_uuid: str, healthy_since: datetime) -> int:
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
         run = await store.lock_run(conn, run_uuid)
         row = await schedule_store.lock(conn, run_uuid)
@@ -54,7 +56,8 @@ async def _fire_one(ctx: Context, run_uuid: str) -> int:
         if run is None or run.status is not S.RUNNING:
             await schedule_store.end(conn, run_uuid)
             return 0
-        await _fire(ctx, engine, run, row, now)
+        grace = timedelta(seconds=ctx.settings.schedule_grace)
+        await _fire(engine, run, row, now, min(now - grace, healthy_since))
     await ctx.publish_committed(engine.tx.events)
     return 1
 
@@ -63,7 +66,9 @@ def _due(row: ScheduleRow, now: datetime) -> bool:
     return row.next_fire_at is not None and row.next_fire_at <= now
 
 
-async def _fire(ctx: Context, engine: Engine, run: Run, row: ScheduleRow, now: datetime) -> None:
+async def _fire(
+    engine: Engine, run: Run, row: ScheduleRow, now: datetime, missed_before: datetime
+) -> None:
     table = Timetable.parse(row.spec)
     if table.depends_on_past and row.last_run_uuid and not row.released:
         last = await store.get_run(engine.conn, row.last_run_uuid)
@@ -74,9 +79,8 @@ async def _fire(ctx: Context, engine: Engine, run: Run, row: ScheduleRow, now: d
             return
     assert row.next_fire_at is not None
     due = table.due(
-        row.next_fire_at, now, fired=row.fired, grace=ctx.settings.schedule_grace,
-        on_time=row.released,
-    )  # fmt: skip
+        row.next_fire_at, now, fired=row.fired, missed_before=missed_before, on_time=row.released
+    )
     for slot in due.fire:
         row.last_run_uuid = await _create(engine, run, slot)
     row.fired += len(due.fire)
@@ -110,16 +114,21 @@ async def _clock(ctx: Context) -> None:
     """Fire what is due, then sleep until the next slot, a NOTIFY, or the poll interval."""
     wake = asyncio.Event()
     listening = asyncio.create_task(_listen(ctx, wake), name="schedules-listen")
+    healthy_since: datetime | None = None
     try:
         while True:
             wake.clear()
+            since = healthy_since or datetime.now(UTC)
             try:
-                if await fire_due(ctx) >= _BATCH:
+                fired = await fire_due(ctx, since)
+                healthy_since = since
+                if fired >= _BATCH:
                     continue
                 async with ctx.pool.acquire() as conn:
                     earliest = await schedule_store.earliest(conn)
             except Exception as exc:  # noqa: BLE001 - outlive PostgreSQL restarts
                 log.warning("schedules.clock_failed", error=str(exc))
+                healthy_since = None
                 await asyncio.sleep(_RETRY)
                 continue
             delay = ctx.settings.schedule_poll
