@@ -3,8 +3,9 @@
 :func:`check` is what the CLI (and the scheduler, on submit) calls. It raises
 :class:`SpecError` with every problem found, each located, and nothing else: the schema
 problems of every section together and, when they lie where nothing else depends on them
-(:mod:`axonal_spec.salvage`), the problems compiling the rest of the file finds as well. A valid file's result lists the fields
-the local agent would ignore (:mod:`axonal_spec.support_check`).
+(:mod:`axonal_spec.salvage`), the problems compiling the rest of the file finds as well. A
+valid file's result lists the fields the local agent would ignore
+(:mod:`axonal_spec.support_check`).
 """
 
 from __future__ import annotations
