@@ -21,11 +21,16 @@ run: {kind: job, container: {image: python, command: [echo, "{{ n }}"]}}
 
 
 def validate(*files: str, params=None, presets=()):
-    validate_submission(files, presets, params or {}, uuid="a" * 32, owner="acme", project="demo")
+    return validate_submission(
+        files, presets, params or {}, uuid="a" * 32, owner="acme", project="demo"
+    )
 
 
-def test_a_valid_file_with_its_params_passes():
-    validate(JOB, params={"n": 3})
+def test_a_valid_file_with_its_params_passes_with_the_fields_the_agent_ignores():
+    assert validate(JOB, params={"n": 3}) == [
+        "`run.container.image` is ignored by the local agent: "
+        "the command runs on the agent's host, not in an image"
+    ]
 
 
 def test_problems_are_located_per_file():

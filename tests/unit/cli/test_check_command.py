@@ -220,7 +220,7 @@ def test_a_preset_fragment_is_a_valid_preset(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert f"{preset}: valid preset" in result.stdout
     as_json = run("-f", preset, "--json")
-    assert json.loads(as_json.stdout) == {"valid": True, "preset": True}
+    assert json.loads(as_json.stdout) == {"valid": True, "preset": True, "warnings": []}
 
 
 def test_files_and_presets_are_merged(train: Path, tmp_path: Path):
@@ -297,3 +297,31 @@ def test_text_that_looks_like_rich_markup_is_shown_as_written(tmp_path: Path):
     assert shown.exit_code == 0, shown.output
     assert ["in", "msg", "str", "[/]", "cli"] in rows(shown.stdout)
     assert ["in", "sizes", "List[int]", "[1]", "default"] in rows(shown.stdout)
+
+
+KUBERNETES = """
+    kind: component
+    environment: {nodeSelector: {gpu: "true"}}
+    run: {kind: job, container: {command: [echo, hi]}}
+"""
+
+
+def test_a_field_the_local_agent_ignores_is_warned_about(tmp_path: Path):
+    path = write(tmp_path, "k8s.yaml", KUBERNETES)
+    result = run("-f", path)
+    assert result.exit_code == 0, result.output
+    assert (
+        "warning: environment.nodeSelector is ignored by the local agent: a Kubernetes setting"
+        in " ".join(result.stderr.split())
+    )
+    assert "warning" not in result.stdout
+
+
+def test_the_json_output_lists_the_warnings(tmp_path: Path):
+    path = write(tmp_path, "k8s.yaml", KUBERNETES)
+    result = run("-f", path, "--json")
+    warnings = json.loads(result.stdout)["warnings"]
+    assert [(w["location"], w["agent"]) for w in warnings] == [
+        ("environment.nodeSelector", "local")
+    ]
+    assert warnings[0]["message"].startswith("`environment.nodeSelector` is ignored by the local")

@@ -64,6 +64,7 @@ async def test_run_prints_the_uuid_and_publishes_submit(
     assert result.exit_code == 0, result.output
     run_uuid = result.stdout.strip()
     assert len(run_uuid) == 32
+    assert "warning: run.container.image is ignored by the local agent" in result.stderr
     js = nats_client.jetstream()
     stream = bus_settings.subjects.stream_name(StreamKind.COMMANDS)
     [(_, data, _)] = await read_stream(js, stream)
@@ -121,7 +122,8 @@ def test_run_watch_of_a_matrix_shows_children_done(api, tmp_path, platform):
 
 
 def test_ops_ls_get_statuses_logs(api, platform):
-    run = platform.add_run(name="train")
+    ignored = "`environment.nodeSelector` is ignored by the local agent: a Kubernetes setting"
+    run = platform.add_run(name="train", warnings=[ignored])
     platform.add_run(status=RunStatus.FAILED)
     platform.add_lines(run.uuid, "hello", "world")
     listed = cli("ops", "ls")
@@ -132,7 +134,9 @@ def test_ops_ls_get_statuses_logs(api, platform):
     assert [r["status"] for r in json.loads(failed.stdout)["runs"]] == ["failed"]
     got = cli("ops", "get", run.uuid, "--json")
     assert json.loads(got.stdout)["name"] == "train"
-    assert "running" in cli("ops", "get", run.uuid).output
+    shown = cli("ops", "get", run.uuid).output
+    assert "running" in shown
+    assert "warning: environment.nodeSelector is ignored by the local agent" in shown
     history = cli("ops", "statuses", run.uuid)
     assert "created" in history.output
     assert "running" in history.output

@@ -83,6 +83,9 @@ class RunInfo(Payload):
     objective: Objective | None = Field(
         default=None, description="A matrix's metric to optimize, when its spec names one."
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="The fields of its file the local agent ignores."
+    )
 
 
 class TrackRun(Payload):
@@ -180,6 +183,9 @@ class RunCreated(Payload):
     owner: str
     project: str
     status: str = Field(default="submitted", description="Stored, and recorded by the scheduler.")
+    warnings: list[str] = Field(
+        default_factory=list, description="The fields of the file the local agent will ignore."
+    )
 
 
 class ActionAccepted(Payload):

@@ -3,7 +3,9 @@
 :func:`check` is what the CLI (and the scheduler, on submit) calls. It raises
 :class:`SpecError` with every problem found, each located, and nothing else: the schema
 problems of every section together and, when they lie where nothing else depends on them
-(:mod:`axonal_spec.salvage`), the problems compiling the rest of the file finds as well.
+(:mod:`axonal_spec.salvage`), the problems compiling the rest of the file finds as well. A
+valid file's result lists the fields the local agent would ignore
+(:mod:`axonal_spec.support_check`).
 """
 
 from __future__ import annotations
@@ -20,17 +22,20 @@ from axonal_spec.models import Polyaxonfile
 from axonal_spec.outcome import CompiledOperation
 from axonal_spec.parsing import load, parse_text
 from axonal_spec.salvage import salvage
+from axonal_spec.support_check import SpecWarning, ignored_fields
 
 __all__ = ["CheckResult", "check", "with_later_phases"]
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A valid polyaxonfile: the composed document and, unless it is a preset, its compilation."""
+    """A valid polyaxonfile: the composed document and, unless it is a preset, its compilation,
+    with the fields the local agent ignores."""
 
     document: Polyaxonfile
     compiled: CompiledOperation | None
     sources: tuple[Path, ...]
+    warnings: tuple[SpecWarning, ...] = ()
 
     @property
     def is_preset(self) -> bool:
@@ -85,14 +90,14 @@ def check(
         raise _file_with_later_phases(exc, paths[0], options) from None
     preset_docs = _load_all([Path(p) for p in presets])
     if len(docs) == 1 and not preset_docs and docs[0].is_fragment and not params:
-        return CheckResult(docs[0], None, paths)
+        return CheckResult(docs[0], None, paths, tuple(ignored_fields(docs[0])))
     source = str(paths[0])
     try:
         doc = compose(docs, presets=preset_docs) if len(docs) > 1 or preset_docs else docs[0]
         compiled = compile_operation(doc, options, origin=paths[0].resolve())
     except SpecError as exc:
         raise SpecError(exc.problems, source=source) from None
-    return CheckResult(doc, compiled, paths)
+    return CheckResult(doc, compiled, paths, tuple(ignored_fields(doc, compiled)))
 
 
 def _file_with_later_phases(exc: SpecError, path: Path, options: CompileOptions) -> SpecError:

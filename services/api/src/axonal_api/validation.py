@@ -1,5 +1,6 @@
 """Submit-time validation with ``axonal_spec``: the same load/compose/compile as ``check``,
-reporting the problems of every phase of a single file at once as ``check`` does."""
+reporting the problems of every phase of a single file at once as ``check`` does, and the
+fields the local agent would ignore as warnings."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from axonal_spec import (
 from axonal_spec.checking import with_later_phases
 from axonal_spec.errors import Problem
 from axonal_spec.hub import ComponentHub, PathResolver, builtin_hub
+from axonal_spec.support_check import ignored_fields
 
 __all__ = ["NoPaths", "problems_of", "validate_submission"]
 
@@ -60,9 +62,9 @@ def validate_submission(
     owner: str,
     project: str,
     hub: ComponentHub | None = None,
-) -> None:
-    """Raise :class:`SpecError` with every located problem, or return when it would compile;
-    ``hub`` gives the ``hubRef`` components (the built-ins unless given)."""
+) -> list[str]:
+    """Raise :class:`SpecError` with every located problem, or return the warnings of a file
+    that compiles; ``hub`` gives the ``hubRef`` components (the built-ins unless given)."""
     options = CompileOptions(
         params=dict(params),
         uuid=uuid,
@@ -79,11 +81,12 @@ def validate_submission(
     preset_docs = _load_all(presets, "presets")
     try:
         doc = compose(docs, presets=preset_docs) if len(docs) > 1 or preset_docs else docs[0]
-        compile_operation(doc, options)
+        compiled = compile_operation(doc, options)
     except SpecError:
         raise
     except Exception as exc:  # noqa: BLE001 - the library promises SpecError; never a 500
         raise SpecError(Problem("", f"cannot compile the polyaxonfile: {exc}")) from None
+    return [warning.message for warning in ignored_fields(doc, compiled)]
 
 
 def problems_of(exc: SpecError) -> list[dict[str, str]]:

@@ -63,11 +63,19 @@ def _show_result(result: CheckResult, *, full: bool, as_json: bool) -> None:
     compiled = result.compiled
     if as_json:
         doc: dict[str, Any] = {"valid": True, "preset": compiled is None}
+        doc["warnings"] = [
+            {"location": w.location, "agent": w.agent, "message": w.message}
+            for w in result.warnings
+        ]
         if compiled is not None:
             doc["compiled"] = compiled.model_dump(mode="json", exclude_none=True)
         console.print_json(json.dumps(doc))
         return
     console.print(render_summary(result))
+    if result.warnings:
+        from axonal.cli.views.warnings import render_warnings  # noqa: PLC0415
+
+        err_console.print(render_warnings([w.message for w in result.warnings]))
     if full and compiled is not None:
         import yaml  # noqa: PLC0415
         from rich.syntax import Syntax  # noqa: PLC0415
@@ -92,8 +100,9 @@ def check(
 ) -> None:
     """Validate polyaxonfiles and compile them.
 
-    Shows what the file takes and does: inputs, params, DAG shape, matrix size. A hubRef
-    resolves from the platform's hub when it is reachable, else from the built-in components.
+    Shows what the file takes and does: inputs, params, DAG shape, matrix size, and warns of
+    every field the local agent would ignore (environment.nodeSelector...). A hubRef resolves
+    from the platform's hub when it is reachable, else from the built-in components.
     """
     from axonal.cli.hub_refs import PlatformHub  # noqa: PLC0415 - keep `axonal --help` fast
     from axonal.cli.urls import CliUrlResolver  # noqa: PLC0415

@@ -10,7 +10,7 @@ import typer
 from axonal.cli.api import api, guarded, run_path
 from axonal.cli.inline import InlineError, inline_path_refs
 from axonal.cli.options import ApiUrl, AsJson, FilesOpt, ParamsOpt, PresetsOpt, ProjectOpt
-from axonal.cli.output import console, fail, print_json
+from axonal.cli.output import console, err_console, fail, print_json
 
 __all__ = ["app", "run"]
 
@@ -41,7 +41,7 @@ def run(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Submit a run and print its uuid.
+    """Submit a run and print its uuid (and, on stderr, the fields the local agent ignores).
 
     With --watch, show its status live until it is done, and exit 1 unless it succeeds.
     """
@@ -60,6 +60,10 @@ def run(
     with api(api_url) as client:
         created = client.post(path, RunCreated, json=body)
         run_uuid = created.uuid
+        if created.warnings and not as_json:
+            from axonal.cli.views.warnings import render_warnings  # noqa: PLC0415
+
+            err_console.print(render_warnings(created.warnings))
         if not watch:
             print_json(created) if as_json else console.print(run_uuid, highlight=False)
             return

@@ -65,12 +65,13 @@ async def create_run(
     body: CreateRun,
     idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
 ) -> RunCreated:
-    """Validate the polyaxonfile now (400 with every problem), then submit it."""
+    """Validate the polyaxonfile now (400 with every problem), then submit it; the answer
+    names the fields the local agent will ignore."""
     run_uuid, command_id = submit_ids(owner, project, idempotency_key)
     texts = body.texts()
 
-    async def attempt(hub: PrefetchedHub) -> None:
-        await run_in_threadpool(
+    async def attempt(hub: PrefetchedHub) -> list[str]:
+        return await run_in_threadpool(
             validate_submission,
             texts,
             body.presets,
@@ -82,7 +83,7 @@ async def create_run(
         )
 
     try:
-        await compile_prefetched(attempt, partial(fetch_component, gw))
+        warnings = await compile_prefetched(attempt, partial(fetch_component, gw))
     except SpecError as exc:
         raise ApiError(400, "invalid_polyaxonfile", str(exc), details=problems_of(exc)) from None
     submit = SubmitRun(
@@ -103,7 +104,7 @@ async def create_run(
         project=f"{owner}/{project}",
         event_id=command_id,
     )
-    return RunCreated(uuid=run_uuid, owner=owner, project=project)
+    return RunCreated(uuid=run_uuid, owner=owner, project=project, warnings=warnings)
 
 
 @router.get("", summary="List runs")

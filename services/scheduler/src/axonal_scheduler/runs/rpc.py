@@ -73,6 +73,7 @@ def run_info(run: Run, children: int = 0) -> RunInfo:
         op_name=run.op_name,
         upstream=run.compiled.get("upstream") if run.kind == "dag" else None,
         objective=objective(run.compiled, run.early_stopping),
+        warnings=list(run.compiled.get("warnings") or []),
     )
 
 

@@ -1,4 +1,8 @@
-"""Compile a submitted polyaxonfile into a run (or a run failed with the compile problems)."""
+"""Compile a submitted polyaxonfile into a run (or a run failed with the compile problems).
+
+The compiled document keeps, under ``warnings``, the fields of the file the local agent
+ignores (the run's ``warnings``).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from axonal_spec import (
     load,
 )
 from axonal_spec.hub import PrefetchedHub, compile_prefetched
+from axonal_spec.support_check import ignored_fields
 
 __all__ = ["submit"]
 
@@ -75,11 +80,13 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
         options = CompileOptions(
             params=cmd.params, uuid=_hex(cmd.run_uuid), project=cmd.project, owner=cmd.owner
         )
-        compiled = (await _compile(engine, doc, options)).model_dump(mode="json")
+        operation = await _compile(engine, doc, options)
     except SpecError as exc:
         if await engine.create(base):
             await engine.set(base, RunStatus.FAILED, "CompilationError", str(exc))
         return
+    compiled = operation.model_dump(mode="json")
+    compiled["warnings"] = [warning.message for warning in ignored_fields(doc, operation)]
     base.compiled = compiled
     base.kind = _kind(compiled)
     base.name = cmd.name or compiled.get("name")

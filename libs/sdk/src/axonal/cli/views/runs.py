@@ -14,6 +14,7 @@ from rich.table import Table
 
 from axonal.api_client import ApiError
 from axonal.cli.output import DONE, status_text
+from axonal.cli.views.warnings import render_warnings
 
 if TYPE_CHECKING:
     from axonal.cli.api import Api
@@ -80,6 +81,8 @@ def run_details(run: RunInfo) -> Table:
         table.add_row(key, shown)
     if not run.managed:
         table.add_row("tracked", "from the SDK (no agent runs it)")
+    if run.warnings:
+        table.add_row("warnings", render_warnings(run.warnings))
     return table
 
 
