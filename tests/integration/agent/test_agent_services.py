@@ -89,7 +89,8 @@ async def test_the_env_names_the_ports_and_an_http_probe_waits_for_its_path(
     assert (tmp_path / "www" / "ready").exists()
     running = next(r for r in observed.reports if r.status.value == "running")
     first, second = (int(url.split(":")[-1].rstrip("/")) for url in running.endpoints.values())
-    assert list(running.endpoints) == ["8000", "9000"] and first != second
+    assert list(running.endpoints) == ["8000", "9000"]
+    assert first != second
     wanted = f"ports={first},{second} url=http://127.0.0.1:{first}/"
     await wait_for(lambda: wanted in observed.lines(run_uuid), message="the env line")
 

@@ -60,7 +60,12 @@ def test_urls_and_env_of_the_allocated_ports():
 def test_placeholders_are_filled_in_every_string():
     values = service_globals([6006, 7007])
     args = [f"--port={values['ports'][1]}", values["base_url"], {"x": values["ports"][0]}, 3]
-    assert fill_service_values(args, [41000, 41001], "/") == ["--port=41001", "/", {"x": "41000"}, 3]
+    assert fill_service_values(args, [41000, 41001], "/") == [
+        "--port=41001",
+        "/",
+        {"x": "41000"},
+        3,
+    ]
 
 
 @pytest.mark.parametrize(
@@ -81,7 +86,8 @@ def test_a_status_line_is_ready_when_2xx_or_3xx(line, ready):
 def test_allocated_ports_are_free_distinct_and_not_held():
     held = set(allocate_ports(3, set()))
     ports = allocate_ports(3, held)
-    assert len(set(ports)) == 3 and not held & set(ports)
+    assert len(set(ports)) == 3
+    assert not held & set(ports)
     for port in ports:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", port))

@@ -8,7 +8,7 @@ from axonal_spec.compiler import compile_operation
 from axonal_spec.errors import SpecError
 from axonal_spec.parsing import load
 
-from .compiler_support import BASE_COMPONENT, UUID, compile_text, dag, problems, write
+from .compiler_support import BASE_COMPONENT, compile_text, dag, problems, write
 
 # ---------------------------------------------------------------------------------------------
 # Root shortcuts
