@@ -169,7 +169,8 @@ async def test_missing_command_fails(start_agent, observed, execute):
         {"kind": "job", "container": {"image": "x", "command": ["no-such-binary-xyz"]}}
     )
     final = await observed.wait_final(run_uuid)
-    assert (final.status, final.reason) == ("failed", "StartFailed")
+    assert (final.status, final.reason) == ("failed", "ExecutableNotFound")
+    assert "'no-such-binary-xyz' is not installed" in (final.message or "")
 
 
 async def test_duplicate_command_runs_once(start_agent, observed, execute, nats_client):

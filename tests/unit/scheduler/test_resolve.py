@@ -146,3 +146,19 @@ def test_a_resolved_context_only_ref_wins_over_its_compiled_default():
     tune = {**op_tune(), "matrix": None}
     assert run(tune, {"lr": 0.1}, upstream(0.5)).skip is False
     assert run(tune, {"lr": 0.1}, upstream(0.001)).skip is True
+
+
+def test_a_service_child_keeps_its_port_and_base_url_for_the_executor():
+    text = DAG.replace(
+        'run: {kind: job, container: {image: python, command: [echo, "{{ x }}", "{{ who }}"]}}',
+        "run: {kind: service, ports: [8000], container: {image: python, command: "
+        '[serve, "{{ x }}", "--port={{ globals.ports[0] }}", "{{ globals.base_url }}"]}}',
+    )
+    compiled = compile_operation(load(text)).model_dump(mode="json")["operations"][1]
+    resolved = run(compiled, {}, upstream(0.5))
+    assert resolved.run["container"]["command"] == [
+        "serve",
+        0.5,
+        "--port={{ globals.ports[0] }}",
+        "{{ globals.base_url }}",
+    ]

@@ -348,7 +348,7 @@ def test_builtin_hub_components_resolve():
     assert (board.name, board.run_kind, board.run["ports"]) == ("tensorboard", "service", [6006])
     assert board.run["container"]["args"][:2] == [
         "--logdir=/plx-context/artifacts/abc/outputs/tensorboard",
-        "--port=6006",
+        "--port={{ globals.ports[0] }}",  # filled in by the executor
     ]
     kaniko = compile_text("kind: operation\nhubRef: kaniko\nparams: {destination: org/p:1}\n")
     assert (kaniko.name, kaniko.run_kind) == ("kaniko", "job")

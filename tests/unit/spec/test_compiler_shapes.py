@@ -8,7 +8,7 @@ from axonal_spec.compiler import compile_operation
 from axonal_spec.errors import SpecError
 from axonal_spec.parsing import load
 
-from .compiler_support import BASE_COMPONENT, UUID, compile_text, dag, problems, write
+from .compiler_support import BASE_COMPONENT, compile_text, dag, problems, write
 
 # ---------------------------------------------------------------------------------------------
 # Root shortcuts
@@ -62,10 +62,8 @@ def test_ports_without_a_run_make_a_service():
     """)
     assert compiled.run_kind == "service"
     assert compiled.run["ports"] == [8888]
-    assert compiled.run["container"]["args"] == [
-        8888,
-        f"/services/v1/default/default/runs/{UUID}",
-    ]
+    # The executor chooses the port and base URL: they stay placeholders until it starts.
+    assert compiled.run["container"]["args"] == ["{{ globals.ports[0] }}", "{{ globals.base_url }}"]
 
 
 def test_a_file_with_nothing_to_run_is_an_error():

@@ -195,9 +195,9 @@ def test_build_globals_paths_and_keys():
 
 
 def test_build_globals_for_services_and_bad_keys():
-    g = build_globals(uuid="u1", project_name="p", ports=[8888], context_path="/ctx")
-    assert g["ports"] == [8888]
-    assert g["base_url"] == "/services/v1/default/p/runs/u1"
+    g = build_globals(uuid="u1", project_name="p", ports=[8888, 8889], context_path="/ctx")
+    assert g["ports"] == ["{{ globals.ports[0] }}", "{{ globals.ports[1] }}"]
+    assert g["base_url"] == "{{ globals.base_url }}"
     assert g["run_outputs_path"] == "/ctx/artifacts/u1/outputs"
     with pytest.raises(TypeError):
         build_globals(uuid="u", project_name="p", colour="red")

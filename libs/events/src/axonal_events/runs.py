@@ -73,6 +73,10 @@ class RunInfo(Payload):
     tags: list[str] = Field(default_factory=list)
     progress: float | None = Field(default=None, description="0 to 1, as the run reports it.")
     agent: str | None = Field(default=None, description="The agent that reports on it.")
+    endpoints: dict[str, str] = Field(
+        default_factory=dict,
+        description="A service's URLs by declared port, recorded once it answered.",
+    )
     compiled: dict[str, Any] | None = Field(
         default=None, description="The compiled operation; only when one run is read."
     )

@@ -28,6 +28,7 @@ from axonal_spec.models import Dag, Polyaxonfile
 from axonal_spec.outcome import CompiledOperation, MatrixPlan
 from axonal_spec.rendering import render_available
 from axonal_spec.resolve import Resolvers, resolve_component
+from axonal_spec.service_values import service_ports
 from axonal_spec.templates import find_references
 
 __all__ = ["CompileOptions", "compile_operation"]
@@ -181,7 +182,7 @@ class _Build:
             project_name=self.options.project,
             owner_name=self.options.owner,
             name=self.name,
-            ports=self.run.get("ports") if self.run.get("kind") == "service" else None,
+            ports=service_ports(self.run),
         )
         try:
             self.bindings = bind(

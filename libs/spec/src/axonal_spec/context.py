@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from axonal_spec.errors import SpecError, join_location
+from axonal_spec.service_values import service_globals
 from axonal_spec.templates import render
 from axonal_spec.types import parse_type
 
@@ -61,16 +62,16 @@ def build_globals(
     project_name: str,
     owner_name: str = "default",
     context_path: str = CONTEXT_PATH,
-    ports: Sequence[int] | None = None,
-    base_url: str | None = None,
+    ports: Sequence[Any] | None = None,
     **values: Any,
 ) -> dict[str, Any]:
     """The ``globals`` dict: every key of :data:`GLOBAL_KEYS` (``None`` when not given).
 
     Paths derive from ``context_path`` and ``uuid``: ``artifacts_path`` =
     ``<context_path>/artifacts``, ``run_artifacts_path`` = ``<artifacts_path>/<uuid>``,
-    ``run_outputs_path`` = ``<run_artifacts_path>/outputs``. Services (``ports`` given) also
-    get ``ports`` and ``base_url`` (default ``/services/v1/<owner>/<project>/runs/<uuid>``).
+    ``run_outputs_path`` = ``<run_artifacts_path>/outputs``. Services (``ports``: the declared
+    ones) also get ``ports`` and ``base_url``, as placeholders that the executor fills in
+    (:mod:`axonal_spec.service_values`).
     ``values`` sets the other keys (``name``, ``iteration``, ``created_at``, ``status``, …).
     """
     unknown = set(values) - set(GLOBAL_KEYS)
@@ -95,8 +96,7 @@ def build_globals(
     )
     result.update(values)
     if ports is not None:
-        result["ports"] = list(ports)
-        result["base_url"] = base_url or f"/services/v1/{owner_name}/{project_name}/runs/{uuid}"
+        result.update(service_globals(ports))
     return result
 
 

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from axonal_agent.domain.init_steps import InitStep
 from axonal_agent.domain.resources import Limits
+from axonal_agent.domain.service import ServiceSpec
 
 __all__ = ["Executor", "LogSink", "Process", "ProcessSpec", "SetupError"]
 
@@ -31,12 +32,14 @@ class SetupError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ProcessSpec:
-    """What to run, where, and the most it may use (``limits``: ``None``, not limited)."""
+    """What to run, where, and the most it may use (``limits``: ``None``, not limited);
+    ``service``: the ports it serves and how to tell it answers."""
 
     argv: list[str]
     env: dict[str, str]
     cwd: Path
     limits: Limits | None = None
+    service: ServiceSpec | None = None
 
 
 class Process(Protocol):
@@ -44,6 +47,16 @@ class Process(Protocol):
 
     @property
     def pid(self) -> int: ...
+
+    @property
+    def endpoints(self) -> dict[str, str]:
+        """A service's URLs by declared port (empty for a job)."""
+        ...
+
+    async def ready(self, timeout: float) -> bool:
+        """Wait until a service answers (``True`` at once for a job); ``False`` when the
+        process ended first, :class:`TimeoutError` after ``timeout`` seconds."""
+        ...
 
     async def wait(self) -> int:
         """The exit code (negative: killed by that signal), once every output line is read."""
@@ -60,7 +73,8 @@ class Executor(Protocol):
         ...
 
     async def start(self, spec: ProcessSpec, log: LogSink) -> Process:
-        """Start the process, streaming its output to ``log``; :class:`SetupError` on failure."""
+        """Start the process, streaming its output to ``log`` (a service on ports of the
+        executor's choosing, its placeholders filled in); :class:`SetupError` on failure."""
         ...
 
     async def reap(self, pid: int, started_at: datetime | None) -> bool:

@@ -54,6 +54,9 @@ class AgentSettings(ServiceSettings):
     )
     run_token_ttl_seconds: float = Field(default=30 * 86400, gt=0)
     stop_grace_seconds: float = Field(default=10.0, ge=0)
+    service_ready_seconds: float = Field(
+        default=120.0, gt=0, description="How long a service may take to answer before it fails."
+    )
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     slot_retry_seconds: float = Field(
         default=1.0, gt=0, description="Delay before a run that does not fit is offered again."

@@ -33,6 +33,10 @@ class ExecuteRun(EventData):
     ttl_seconds: float | None = Field(
         default=None, ge=0, description="Delete the attempt's folder this long after it ends."
     )
+    probe: dict[str, Any] = Field(
+        default_factory=dict,
+        description="termination.probe: a service answers its http path (else a TCP connect).",
+    )
 
     def subject_id(self) -> str | None:
         return self.run_uuid

@@ -76,6 +76,10 @@ class StatusReport(EventData):
     exit_code: int | None = None
     outputs: dict[str, Any] = Field(default_factory=dict)
     log_lines: int | None = Field(default=None, ge=0)
+    endpoints: dict[str, str] = Field(
+        default_factory=dict,
+        description="A service's URLs once it answers, by declared port ('6006': 'http://...').",
+    )
 
     def subject_id(self) -> str | None:
         return self.run_uuid

@@ -16,13 +16,15 @@ import shutil
 import signal
 import subprocess
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 import psutil
 
 from axonal_agent.adapters.limits import ChildLimits, child_limits
+from axonal_agent.adapters.service import allocate_ports, probe, wait_ready
 from axonal_agent.domain.command import InvalidRunError
 from axonal_agent.domain.init_steps import (
     CopyStep,
@@ -32,7 +34,15 @@ from axonal_agent.domain.init_steps import (
     SkippedStep,
     parse_chmod,
 )
+from axonal_agent.domain.service import (
+    LOCAL_BASE_URL,
+    LOCAL_HOST,
+    ServiceSpec,
+    endpoints,
+    service_env,
+)
 from axonal_agent.ports import LogSink, ProcessSpec, SetupError
+from axonal_spec.service_values import fill_service_values
 
 __all__ = ["LocalExecutor", "LocalProcess"]
 
@@ -60,14 +70,28 @@ async def _pump(stream: asyncio.StreamReader, name: str, log: LogSink) -> None:
         log(name, raw.decode("utf-8", errors="replace").rstrip("\r\n"))
 
 
+@dataclass(frozen=True, slots=True)
+class Served:
+    """What a service process serves: its spec, the host ports given to its declared ones,
+    and what to call once they are free again."""
+
+    spec: ServiceSpec
+    ports: list[int]
+    release: Callable[[Iterable[int]], None]
+
+
 class LocalProcess:
     """A running subprocess whose stdout and stderr are read line by line (``cores``: those
-    it is pinned to, if any)."""
+    it is pinned to, if any; ``served``: a service's ports)."""
 
     def __init__(
-        self, proc: asyncio.subprocess.Process, log: LogSink, cores: tuple[int, ...] = ()
+        self,
+        proc: asyncio.subprocess.Process,
+        log: LogSink,
+        cores: tuple[int, ...] = (),
+        served: Served | None = None,
     ) -> None:
-        self._proc, self.cores = proc, cores
+        self._proc, self.cores, self._served = proc, cores, served
         if proc.stdout is None or proc.stderr is None:
             raise ValueError("the process must have piped stdout and stderr")
         self._readers = [
@@ -83,6 +107,18 @@ class LocalProcess:
     def running(self) -> bool:
         return self._proc.returncode is None
 
+    @property
+    def endpoints(self) -> dict[str, str]:
+        served = self._served
+        return endpoints(served.spec.ports, served.ports) if served is not None else {}
+
+    async def ready(self, timeout: float) -> bool:
+        served = self._served
+        if served is None or not served.ports:
+            return True
+        port, path = served.ports[served.spec.probe_index], served.spec.http_path
+        return await wait_ready(lambda: probe(port, path), lambda: self.running, timeout)
+
     async def wait(self) -> int:
         code = await self._proc.wait()
         # Children that outlive the process may hold the pipes: give them a moment, then end them.
@@ -91,6 +127,7 @@ class LocalProcess:
         for task in pending:
             task.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
+        self._release()
         return code
 
     async def stop(self, grace: float) -> None:
@@ -99,6 +136,12 @@ class LocalProcess:
                 await asyncio.wait_for(asyncio.shield(self._proc.wait()), grace)
         _killpg(self.pid, signal.SIGKILL)
         await self._proc.wait()
+        self._release()
+
+    def _release(self) -> None:
+        """The process group is gone: its ports are free for other services."""
+        if self._served is not None:
+            self._served.release(self._served.ports)
 
 
 class LocalExecutor:
@@ -106,6 +149,7 @@ class LocalExecutor:
 
     def __init__(self) -> None:
         self._pinned: list[LocalProcess] = []  # started with a cpu affinity
+        self._held: set[int] = set()  # ports of the services under way
 
     async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:
         folder.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 - instant; a thread hop is not
@@ -122,6 +166,30 @@ class LocalExecutor:
                 log("agent", f"init: {step.kind} skipped ({step.why})")
 
     async def start(self, spec: ProcessSpec, log: LogSink) -> LocalProcess:
+        served = self._serve(spec.service, log)
+        if served is not None:
+            spec = _filled(spec, served.ports)
+        try:
+            return await self._start(spec, log, served)
+        except BaseException:
+            self._held.difference_update(served.ports if served is not None else ())
+            raise
+
+    def _serve(self, service: ServiceSpec | None, log: LogSink) -> Served | None:
+        """Free host ports for a service's declared ones, held until its process is gone."""
+        if service is None:
+            return None
+        try:
+            ports = allocate_ports(len(service.ports), self._held)
+        except OSError as exc:
+            raise SetupError("StartFailed", f"no free port for the service: {exc}") from None
+        self._held.update(ports)
+        for declared, local in zip(service.ports, ports, strict=True):
+            log("agent", f"service: port {declared} is {LOCAL_HOST}:{local}")
+        return Served(service, ports, self._held.difference_update)
+
+    async def _start(self, spec: ProcessSpec, log: LogSink, served: Served | None) -> LocalProcess:
+        _check_executable(spec.argv[0], spec.env)
         child: ChildLimits | None = None
         if spec.limits is not None:
             self._pinned = [process for process in self._pinned if process.running]
@@ -145,7 +213,7 @@ class LocalExecutor:
         except subprocess.SubprocessError as exc:  # the preexec_fn failed in the child
             why = f"could not apply the limits to {spec.argv[0]!r}: {exc}"
             raise SetupError("StartFailed", why) from None
-        process = LocalProcess(proc, log, child.cores if child is not None else ())
+        process = LocalProcess(proc, log, child.cores if child is not None else (), served)
         if process.cores:
             self._pinned.append(process)
         return process
@@ -162,6 +230,20 @@ class LocalExecutor:
         with contextlib.suppress(psutil.Error):
             process.kill()
         return True
+
+
+def _filled(spec: ProcessSpec, ports: list[int]) -> ProcessSpec:
+    """``spec`` with the service's placeholders filled in and its ports in the env."""
+    argv = fill_service_values(spec.argv, ports, LOCAL_BASE_URL)
+    env = fill_service_values(spec.env, ports, LOCAL_BASE_URL) | service_env(ports)
+    return replace(spec, argv=argv, env=env)
+
+
+def _check_executable(program: str, env: dict[str, str]) -> None:
+    """A command named without a folder must be on the process's ``PATH``."""
+    if os.sep not in program and shutil.which(program, path=env.get("PATH")) is None:
+        why = f"{program!r} is not installed on the agent's host (no such executable on its PATH)"
+        raise SetupError("ExecutableNotFound", why)
 
 
 def _write_file(step: FileStep) -> None:

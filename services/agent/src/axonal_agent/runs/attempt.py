@@ -1,9 +1,10 @@
 """One attempt of a run, from its init steps to its final report.
 
 :func:`run` prepares the folder (the executor carries out the ``init`` steps, after a
-``starting`` report when there are any), starts the process, reports ``running``, waits for
-the exit (or the timeout, or a stop) and reports how it ended, with the outputs the run
-logged and its line count.
+``starting`` report when there are any), starts the process, reports ``running`` (a service:
+``starting``, then ``running`` with its URLs once it answers), waits for the exit (or the
+timeout, or a stop) and reports how it ended, with the outputs the run logged and its line
+count.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from axonal_agent.domain.command import (
 from axonal_agent.domain.init_steps import plan_init
 from axonal_agent.domain.outcome import Verdict, verdict
 from axonal_agent.domain.resources import run_limits
-from axonal_agent.ports import ProcessSpec, SetupError
+from axonal_agent.domain.service import service_spec
+from axonal_agent.ports import Process, ProcessSpec, SetupError
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
 from axonal_agent.runs.reports import report_directly
@@ -92,12 +94,19 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     # After init: the working directory may be a folder it cloned or wrote.
     spec = _spec(ctx, attempt)
     process = attempt.process = await executor.start(spec, logs)
+    started = asyncio.get_running_loop().time()
     if attempt.stopping:
         attempt.request_stop(settings.stop_grace_seconds)
-    await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
+    if spec.service is None:
+        await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
+    elif (never := await _serve(ctx, attempt, process, logs)) is not None:
+        return never
+    timeout = cmd.timeout_seconds
+    if timeout is not None:  # the time a service took to answer counts
+        timeout = max(0.0, timeout - (asyncio.get_running_loop().time() - started))
     timed_out = False
     try:
-        code = await asyncio.wait_for(process.wait(), cmd.timeout_seconds)
+        code = await asyncio.wait_for(process.wait(), timeout)
     except TimeoutError:
         timed_out = True
         logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
@@ -115,6 +124,29 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         last_lines=list(logs.last_lines),
         memory_limit=spec.limits.memory if spec.limits is not None else None,
     )
+
+
+async def _serve(
+    ctx: Context, attempt: Attempt, process: Process, logs: LogStream
+) -> Verdict | None:
+    """A service is ``starting`` until it answers, then ``running`` with its URLs; one that
+    does not answer in time is stopped and fails (its verdict); ``None`` otherwise."""
+    await _mark(ctx, attempt, RunStatus.STARTING, process.pid)
+    bound = ctx.settings.service_ready_seconds
+    if attempt.command.timeout_seconds is not None:
+        bound = min(bound, attempt.command.timeout_seconds)
+    try:
+        answered = await process.ready(bound)
+    except TimeoutError:
+        urls = ", ".join(process.endpoints.values())
+        why = f"the service did not answer within {bound:g}s (at {urls})"
+        logs("agent", f"{why}: stopping the process")
+        await process.stop(ctx.settings.stop_grace_seconds)
+        return Verdict("failed", "ServiceNotReady", why, await process.wait())
+    if answered:  # else the process ended first: its exit says how
+        logs("agent", f"service ready: {', '.join(process.endpoints.values())}")
+        await _mark(ctx, attempt, RunStatus.RUNNING, endpoints=process.endpoints)
+    return None
 
 
 def _stopped_early(attempt: Attempt) -> Verdict:
@@ -139,7 +171,8 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
     argv, cwd = build_argv(cmd.run), working_dir(cmd.run, attempt.folder)
-    return ProcessSpec(argv, env, cwd, run_limits(cmd.run))  # limits were read at intake
+    service = service_spec(cmd.run, cmd.probe)
+    return ProcessSpec(argv, env, cwd, run_limits(cmd.run), service)  # limits read at intake
 
 
 def _run_token(ctx: Context, attempt: Attempt) -> str | None:
@@ -154,10 +187,16 @@ def _run_token(ctx: Context, attempt: Attempt) -> str | None:
     )
 
 
-async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | None = None) -> None:
+async def _mark(
+    ctx: Context,
+    attempt: Attempt,
+    status: RunStatus,
+    pid: int | None = None,
+    endpoints: dict[str, str] | None = None,
+) -> None:
     """Report ``starting`` or ``running`` (with the process id kept first, for a restart:
     the report alone needs no transaction, and a restart in between reconciles the attempt
-    either way)."""
+    either way; a service's ``running`` carries its URLs)."""
     cmd = attempt.command
     async with ctx.pool.acquire() as conn:
         if pid is not None:
@@ -170,6 +209,7 @@ async def _mark(ctx: Context, attempt: Attempt, status: RunStatus, pid: int | No
             status,
             project=attempt.project,
             correlation_id=attempt.correlation_id,
+            endpoints=endpoints or {},
         )
     await ctx.publish_committed(events)
 

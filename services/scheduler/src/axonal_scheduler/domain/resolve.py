@@ -15,6 +15,7 @@ from typing import Any
 from axonal_spec import SpecError
 from axonal_spec.context import ParamInfo, build_context, build_globals
 from axonal_spec.rendering import render_available
+from axonal_spec.service_values import service_ports
 from axonal_spec.templates import render
 
 __all__ = ["Resolved", "UnresolvedError", "Upstream", "resolve", "resolve_matrix"]
@@ -157,7 +158,10 @@ def resolve(
         if deferred["name"] not in resolved:
             raise UnresolvedError(f"param {deferred['name']!r} has no value")
     try:
-        run_globals = build_globals(uuid=uuid, project_name=project, owner_name=owner, name=name)
+        ports = service_ports(compiled["run"])  # placeholders: the executor fills them in
+        run_globals = build_globals(
+            uuid=uuid, project_name=project, owner_name=owner, name=name, ports=ports
+        )
         context = _context(compiled, resolved, run_globals)
         conditions = compiled.get("conditions")
         if conditions and _falsy(render(conditions, context, location="conditions")):

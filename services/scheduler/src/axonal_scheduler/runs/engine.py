@@ -180,6 +180,7 @@ class Engine:
             to_env=env_values(run.compiled.get("to_env") or {}, run.inputs),
             timeout_seconds=float(timeout) if timeout else None,
             ttl_seconds=_seconds(ttl),
+            probe=termination.get("probe") if isinstance(termination.get("probe"), dict) else {},
         )
         self.tx.emit(
             command, project=run.full_project, subject=self.tx.subjects.agent_queue(run.queue)
@@ -205,6 +206,8 @@ class Engine:
         run.agent = report.agent  # written with the status (or below, when that stays)
         if report.outputs:
             run.outputs = {**run.outputs, **report.outputs}
+        if report.endpoints:
+            run.endpoints = report.endpoints
         message = report.message
         if report.exit_code is not None and report.status is S.FAILED:
             message = _with_exit_code(report.reason, message, report.exit_code)

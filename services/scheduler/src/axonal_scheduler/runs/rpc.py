@@ -70,6 +70,7 @@ def run_info(run: Run, children: int = 0) -> RunInfo:
         tags=run.tags,
         progress=run.progress,
         agent=run.agent,
+        endpoints=run.endpoints,
         op_name=run.op_name,
         upstream=run.compiled.get("upstream") if run.kind == "dag" else None,
         objective=objective(run.compiled, run.early_stopping),

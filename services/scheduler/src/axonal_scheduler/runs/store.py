@@ -39,9 +39,10 @@ _COLUMNS = (
     "compiled::text AS compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
     "is_approved, inputs::text AS inputs, outputs::text AS outputs, cache_hit_of, "
     "early_stopping::text AS early_stopping, created_at, queued_at, started_at, finished_at, "
-    "deleted_at, managed, description, tags::text AS tags, progress, agent"
+    "deleted_at, managed, description, tags::text AS tags, progress, agent, "
+    "endpoints::text AS endpoints"
 )
-_JSON = ("compiled", "inputs", "outputs", "early_stopping", "tags")
+_JSON = ("compiled", "inputs", "outputs", "early_stopping", "tags", "endpoints")
 
 
 @dataclass
@@ -80,6 +81,7 @@ class Run:
     tags: list[str] = field(default_factory=list)
     progress: float | None = None
     agent: str | None = None  # the agent that reports on it
+    endpoints: dict[str, str] = field(default_factory=dict)  # a service's URLs by port
 
     @property
     def full_project(self) -> str:
@@ -148,7 +150,7 @@ async def update_run(conn: Connection, run: Run) -> None:
         "is_approved = $6, inputs = $7::text::jsonb, outputs = $8::text::jsonb, "
         "compiled = $9::text::jsonb, queued_at = $10, started_at = $11, finished_at = $12, "
         "cache_hit_of = $13, deleted_at = $14, content_hash = $15, tags = $16::text::jsonb, "
-        "progress = $17, agent = $18 WHERE uuid = $1",
+        "progress = $17, agent = $18, endpoints = $19::text::jsonb WHERE uuid = $1",
         run.uuid,
         run.status.value,
         run.reason,
@@ -167,6 +169,7 @@ async def update_run(conn: Connection, run: Run) -> None:
         json.dumps(run.tags),
         run.progress,
         run.agent,
+        json.dumps(run.endpoints),
     )
 
 

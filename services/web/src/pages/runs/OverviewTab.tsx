@@ -79,6 +79,11 @@ function Facts({ run }: { run: RunInfo }) {
   if (run.pipeline_uuid) rows.push(["Pipeline", <RunLink uuid={run.pipeline_uuid} />]);
   if (run.original_uuid) rows.push(["Restart of", <RunLink uuid={run.original_uuid} />]);
   if (run.cache_hit_of) rows.push(["Cached from", <RunLink uuid={run.cache_hit_of} />]);
+  for (const [port, url] of Object.entries(run.endpoints ?? {})) {
+    // A service's URL, by the port its file declares: a link while it runs.
+    const shown = run.status === "running" ? <a href={url} target="_blank" rel="noreferrer">{url}</a> : url;
+    rows.push([`Service (port ${port})`, shown]);
+  }
   return (
     <dl className="facts">
       {rows.map(([term, value]) => (

@@ -67,7 +67,7 @@ def run_details(run: RunInfo) -> Table:
         "uuid", "name", "owner", "project", "kind", "status", "reason", "message", "queue",
         "attempt", "pipeline_uuid", "original_uuid", "cache_hit_of", "children",
         "created_at", "started_at", "finished_at", "description", "tags", "progress",
-        "inputs", "outputs",
+        "endpoints", "inputs", "outputs",
     ):  # fmt: skip
         value = fields[key]
         if value in (None, {}, "", []):
@@ -76,6 +76,8 @@ def run_details(run: RunInfo) -> Table:
             shown = status_text(run.status)
         elif key == "progress" and run.progress is not None:
             shown = f"{run.progress:.0%}"
+        elif key == "endpoints":  # a service's URLs, by the port its file declares
+            shown = "\n".join(f"{escape(url)} (port {port})" for port, url in value.items())
         else:
             shown = escape(str(value))
         table.add_row(key, shown)
