@@ -106,7 +106,8 @@ _rows(Ignored("the cache key always covers the whole run"), "io sections", under
 _rows(_by("scheduler"), "termination.maxRetries")
 _rows(_by("scheduler", "agent"), "timeout ttl", under="termination")
 _rows(Ignored("idle runs are not culled"), "termination.culling")
-_rows(Ignored("probes are not run"), "termination.probe")
+_rows(_by("scheduler", "agent"), "termination.probe.http")
+_rows(Ignored("only a service's HTTP probe is run"), "termination.probe.exec")
 _rows(Ignored(_K8S), "termination.podFailurePolicy")
 _rows(
     Ignored("plugins are not applied to local runs"),
@@ -181,9 +182,10 @@ _rows(
     "dockerfile tensorboard lineageRef modelRef artifactRef connection container",
     under="run.init",
 )
+_rows(_by("compiler", "agent"), "run.ports")
 _rows(
-    Ignored("services get no reserved, exposed or probed port yet"),
-    "ports rewritePath isExternal",
+    Ignored("the local agent serves a service at the root of its own port, on this host"),
+    "rewritePath isExternal",
     under="run",
 )
 _rows(Ignored("a service runs one process"), "run.replicas")
