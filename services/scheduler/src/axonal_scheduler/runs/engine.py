@@ -90,8 +90,9 @@ class Engine:
         if run.pipeline_uuid:
             await pipelines.on_child_done(self, run)
 
-    async def proceed(self, run: Run, *, cascade: bool = True) -> None:
-        """Take an approved ``created``/``resuming``/``retrying`` run as far as it goes now."""
+    async def proceed(self, run: Run, *, cascade: bool = True, admit: bool = True) -> None:
+        """Take an approved ``created``/``resuming``/``retrying`` run as far as it goes now
+        (``admit``: its queue admits it now, else it stays queued until the queue next does)."""
         if not run.is_approved and run.status is S.CREATED:
             return
         if run.kind in PIPELINE_KINDS:
@@ -103,7 +104,8 @@ class Engine:
         if run.status is not S.RETRYING:
             await self.set(run, S.COMPILED)
         await self.set(run, S.QUEUED)
-        await self.admit(run.queue)
+        if admit:
+            await self.admit(run.queue)
 
     async def _start_pipeline(self, run: Run) -> None:
         if run.kind == "schedule":

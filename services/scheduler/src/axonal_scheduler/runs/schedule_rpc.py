@@ -65,10 +65,12 @@ async def backfill(ctx: Context, request: Backfill) -> BackfillResult:
         assert run is not None  # the schedule's row references it
         before = {k.uuid for k in await store.children(conn, run.uuid)}
         try:
-            uuids = await schedules.backfill(engine, run, request.start, request.end)
+            runs = await schedules.backfill(engine, run, request.start, request.end)
         except ValueError as exc:
             raise Invalid(str(exc)) from None
     await ctx.publish_committed(engine.tx.events)
+    await schedules.admit(ctx, [r for r in runs if r.uuid not in before])
+    uuids = [r.uuid for r in runs]
     return BackfillResult(run_uuids=uuids, created=len(set(uuids) - before))
 
 

@@ -83,13 +83,14 @@ async def earliest(conn: Connection) -> datetime | None:
     return value
 
 
-async def lock(conn: Connection, run_uuid: str) -> ScheduleRow | None:
-    """The schedule, locked for the transaction; ``None`` if another replica holds it."""
-    row = await conn.fetchrow(
-        f"SELECT {_COLUMNS} FROM schedules WHERE run_uuid = $1 FOR UPDATE SKIP LOCKED",  # noqa: S608
-        run_uuid,
+async def lock(conn: Connection, run_uuids: list[str]) -> list[ScheduleRow]:
+    """Those of the schedules no other transaction holds, locked for this one."""
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM schedules WHERE run_uuid = ANY($1::text[]) "  # noqa: S608
+        "FOR UPDATE SKIP LOCKED",
+        run_uuids,
     )
-    return _row(row) if row else None
+    return [_row(row) for row in rows]
 
 
 async def get(conn: Connection, run_uuid: str) -> ScheduleRow | None:

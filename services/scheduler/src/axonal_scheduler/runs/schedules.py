@@ -26,40 +26,51 @@ from axonal_scheduler.runs.engine import Engine
 from axonal_scheduler.runs.schedule_store import ScheduleRow
 from axonal_scheduler.runs.store import Run
 
-__all__ = ["backfill", "fire_due", "start_clock"]
+__all__ = ["admit", "backfill", "fire_due", "start_clock"]
 
 log = structlog.get_logger(__name__)
 S = RunStatus
-_BATCH = 200  # schedules claimed per pass
+_BATCH = 25  # schedules claimed per pass
 _RETRY = 1.0  # seconds before a clock that failed (PostgreSQL away) tries again
 
 
 async def fire_due(ctx: Context, healthy_since: datetime) -> int:
-    """Fire the slots that have come; how many schedules fired. ``healthy_since``: when this
-    clock last started or reached the database again (a slot before it, and older than the
-    grace, came while the platform was down: it was missed)."""
-    async with ctx.pool.acquire() as conn:
-        due = await schedule_store.due(conn, _BATCH)
-    fired = 0
-    for run_uuid in due:
-        fired += await _fire_one(ctx, run_uuid, healthy_since)
-    return fired
-
-
-async def _fire_one(ctx: Context, run_uuid: str, healthy_since: datetime) -> int:
+    """Fire the slots that have come, in one transaction; how many schedules fired.
+    ``healthy_since``: when this clock last started or reached the database again (a slot
+    before it, and older than the grace, came while the platform was down: it was missed).
+    The runs created are admitted by their queues in a second transaction, which takes the
+    queues' locks without holding the schedules' (a run ending takes them in that order)."""
+    async with ctx.pool.acquire() as reader:
+        due = await schedule_store.due(reader, _BATCH)
+    if not due:
+        return 0
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
-        run = await store.lock_run(conn, run_uuid)
-        row = await schedule_store.lock(conn, run_uuid)
+        runs = {run.uuid: run for run in await store.lock_runs(conn, due)}
         now = datetime.now(UTC)
-        if row is None or row.paused or row.waiting_on or not _due(row, now):
-            return 0  # another replica fired it, or it changed meanwhile
-        if run is None or run.status is not S.RUNNING:
-            await schedule_store.end(conn, run_uuid)
-            return 0
-        grace = timedelta(seconds=ctx.settings.schedule_grace)
-        await _fire(engine, run, row, now, min(now - grace, healthy_since))
+        missed_before = min(now - timedelta(seconds=ctx.settings.schedule_grace), healthy_since)
+        fired: list[Run] = []
+        for row in await schedule_store.lock(conn, due):
+            if row.paused or row.waiting_on or not _due(row, now):
+                continue  # another replica fired it, or it changed meanwhile
+            run = runs.get(row.run_uuid)
+            if run is None or run.status is not S.RUNNING:
+                await schedule_store.end(conn, row.run_uuid)
+                continue
+            fired += await _fire(engine, run, row, now, missed_before)
     await ctx.publish_committed(engine.tx.events)
-    return 1
+    await admit(ctx, fired)
+    return len(due)
+
+
+async def admit(ctx: Context, created: list[Run]) -> None:
+    """Let the queues of runs created queued (without their queues' locks) admit them."""
+    queues = {run.queue for run in created}
+    if not queues:
+        return
+    async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
+        for queue in sorted(queues):
+            await engine.admit(queue)
+    await ctx.publish_committed(engine.tx.events)
 
 
 def _due(row: ScheduleRow, now: datetime) -> bool:
@@ -68,7 +79,8 @@ def _due(row: ScheduleRow, now: datetime) -> bool:
 
 async def _fire(
     engine: Engine, run: Run, row: ScheduleRow, now: datetime, missed_before: datetime
-) -> None:
+) -> list[Run]:
+    """Create the runs of ``row``'s due slots (queued) and move it to its next slot."""
     table = Timetable.parse(row.spec)
     if table.depends_on_past and row.last_run_uuid and not row.released:
         last = await store.get_run(engine.conn, row.last_run_uuid)
@@ -76,13 +88,14 @@ async def _fire(
             row.waiting_on = last.uuid  # released when it succeeds, or by `schedules resume`
             await schedule_store.update(engine.conn, row)
             log.info("schedule.held", schedule=run.uuid, waiting_on=last.uuid)
-            return
+            return []
     assert row.next_fire_at is not None
     due = table.due(
         row.next_fire_at, now, fired=row.fired, missed_before=missed_before, on_time=row.released
     )
-    for slot in due.fire:
-        row.last_run_uuid = await _create(engine, run, slot)
+    created = [await _create(engine, run, slot, admit=False) for slot in due.fire]
+    if created:
+        row.last_run_uuid = created[-1].uuid
     row.fired += len(due.fire)
     row.next_fire_at, row.released = due.next_at, False
     await schedule_store.update(engine.conn, row)
@@ -91,23 +104,25 @@ async def _fire(
              note=skipped or None)  # fmt: skip
     if due.next_at is None:
         await pipelines.advance(engine, run.uuid)
+    return created
 
 
-async def _create(engine: Engine, schedule: Run, slot: datetime) -> str:
+async def _create(engine: Engine, schedule: Run, slot: datetime, *, admit: bool) -> Run:
     child = pipelines.scheduled_run(schedule, slot)
     if await engine.create(child):
-        await engine.proceed(child, cascade=False)
-    return child.uuid
+        await engine.proceed(child, cascade=False, admit=admit)
+    return child
 
 
-async def backfill(engine: Engine, schedule: Run, start: datetime, end: datetime) -> list[str]:
-    """Create the runs of ``schedule``'s slots from ``start`` to ``end`` (each once: a slot
-    that has its run already keeps it); the uuids of the slots' runs."""
+async def backfill(engine: Engine, schedule: Run, start: datetime, end: datetime) -> list[Run]:
+    """Create the runs of ``schedule``'s slots from ``start`` to ``end``, queued (each once: a
+    slot that has its run already keeps it; :func:`admit` them once committed); the slots'
+    runs."""
     row = await schedule_store.get(engine.conn, schedule.uuid)
     if row is None:
         raise ValueError(f"run {schedule.uuid} is not a schedule")
     table = Timetable.parse(row.spec)
-    return [await _create(engine, schedule, slot) for slot in table.slots(start, end)]
+    return [await _create(engine, schedule, slot, admit=False) for slot in table.slots(start, end)]
 
 
 async def _clock(ctx: Context) -> None:

@@ -143,6 +143,15 @@ async def lock_run(conn: Connection, uuid: str) -> Run | None:
     return await get_run(conn, uuid, lock=True)
 
 
+async def lock_runs(conn: Connection, uuids: Sequence[str]) -> list[Run]:
+    """Those of the runs that exist, locked in uuid order (two lockers never cross)."""
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM runs WHERE uuid = ANY($1::text[]) ORDER BY uuid FOR UPDATE",  # noqa: S608
+        list(uuids),
+    )
+    return [_run(row) for row in rows]
+
+
 async def update_run(conn: Connection, run: Run) -> None:
     """Write back the mutable columns of ``run``."""
     await conn.execute(
