@@ -97,7 +97,7 @@ _rows(
     "kind cron frequency startAt endAt maxRuns dependsOnPast timezone catchup",
     under="schedule",
 )
-_rows(Ignored("event triggers are not watched yet"), "events")
+_rows(_by("compiler", "scheduler"), "events events.kinds events.ref")
 _rows(Ignored("join queries are not run yet"), "joins")
 _rows(Ignored("builds are not run yet: the run starts without building"), "build")
 _rows(_by("scheduler"), "cache.disable")

@@ -41,7 +41,9 @@ def run(
     as_json: AsJson = False,
     api_url: ApiUrl = None,
 ) -> None:
-    """Submit a run and print its uuid (and, on stderr, the fields the local agent ignores).
+    """Submit a run and print its uuid.
+
+    On stderr: the fields of the file that the local agent ignores.
 
     With --watch, show its status live until it is done, and exit 1 unless it succeeds.
     """

@@ -49,6 +49,7 @@ class Engine:
     def __init__(self, tx: Tx, settings: SchedulerSettings, components: Fetch) -> None:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
         self.components = components  # where a submission's hubRef components come from
+        self._watched: list[str] = []  # DAGs whose ops wait on a status one of theirs reached
 
     @classmethod
     @asynccontextmanager
@@ -61,7 +62,14 @@ class Engine:
             Tx(conn, ctx.subjects, ctx.source), ctx.settings, partial(fetch_component, ctx)
         )
         yield engine
+        await engine.settle()
         await engine.tx.flush()
+
+    async def settle(self) -> None:
+        """Move on the DAGs an op's status change concerns (``events`` triggers), after the
+        change that made it, never inside another DAG step."""
+        while self._watched:
+            await pipelines.advance(self, self._watched.pop(0))
 
     async def create(self, run: Run) -> bool:
         """Record a new run; it takes its queue's priority unless it carries one."""
@@ -82,6 +90,8 @@ class Engine:
         changed = await set_status(self.tx, run, status, reason, message, force=force)
         if changed and cascade and status in DONE_STATUSES:
             await self.after_done(run)
+        elif changed and run.pipeline_uuid and status.value in run.compiled.get("watched", ()):
+            self._watched.append(run.pipeline_uuid)
         return changed
 
     async def after_done(self, run: Run) -> None:

@@ -15,6 +15,13 @@ from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus
 from axonal_events.commands import AddTrials
 from axonal_scheduler.domain.early_stopping import should_stop
+from axonal_scheduler.domain.event_gates import (
+    GateState,
+    event_only_upstream,
+    gates,
+    state,
+    watched,
+)
 from axonal_scheduler.domain.pipeline import is_adaptive, pipeline_status, suggested_all
 from axonal_scheduler.domain.resolve import (
     UnresolvedError,
@@ -90,9 +97,12 @@ async def expand(engine: RunControl, parent: Run) -> None:
     """Create the children of a DAG (one per op) or a matrix (one per point), ``created``."""
     compiled = parent.compiled
     if parent.kind == "dag":
-        for op in compiled.get("operations") or []:
+        operations = compiled.get("operations") or []
+        statuses = watched(operations)  # the statuses events triggers wait on, per op
+        for op in operations:
             values = {io["name"]: io["value"] for io in op.get("inputs", [])}
-            await engine.create(_child(parent, op["name"], op, values))
+            watching = {**op, "watched": statuses.get(op["name"], [])}
+            await engine.create(_child(parent, op["name"], watching, values))
         return
     template = {**compiled, "matrix": None}
     for index, point in enumerate((compiled.get("matrix") or {}).get("points") or []):
@@ -221,13 +231,20 @@ async def _step(engine: RunControl, parent: Run, kids: list[Run]) -> bool:
             await engine.set(kid, S.STOPPED, "Stopped", "the pipeline is stopping", cascade=False)
             return True
         names = _upstream(parent, kid)
-        upstream = [by_name[n].status for n in names if n in by_name]
         compiled = kid.compiled
+        gated = event_only_upstream(compiled)
+        upstream = [by_name[n].status for n in names if n in by_name and n not in gated]
         decision = decide(
             compiled.get("trigger"),
             upstream,
             skip_on_upstream_skip=bool(compiled.get("skip_on_upstream_skip")),
         )
+        if decision is Decision.START and compiled.get("events"):
+            try:
+                decision = await _gates(engine.conn, kid, by_name)
+            except ValueError as exc:
+                await engine.set(kid, S.FAILED, "ResolutionError", str(exc), cascade=False)
+                return True
         if decision is Decision.WAIT:
             continue
         if decision is not Decision.START:
@@ -238,6 +255,20 @@ async def _step(engine: RunControl, parent: Run, kids: list[Run]) -> bool:
         await _start(engine, parent, kid, {n: by_name[n] for n in names if n in by_name})
         return True
     return False
+
+
+async def _gates(conn: Connection, kid: Run, by_name: dict[str, Run]) -> Decision:
+    """Start once every ``events`` gate is open; fail upstream when one never can."""
+    found = set()
+    for gate in gates(kid.compiled):
+        upstream = by_name.get(gate.op)
+        if upstream is None:
+            raise ValueError(f"events.ref: ops.{gate.op} is not an op of the DAG")
+        history = [change.status for change in await store.statuses(conn, upstream.uuid)]
+        found.add(state(gate, history, upstream.status))
+    if GateState.NEVER in found:
+        return Decision.UPSTREAM_FAILED
+    return Decision.WAIT if GateState.WAIT in found else Decision.START
 
 
 async def _start(engine: RunControl, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
