@@ -60,7 +60,7 @@ def test_kubernetes_and_unexecuted_fields_are_ignored_by_the_local_agent():
         "run.container.image",
         "run.rewritePath",
         "termination.probe.exec",
-        "joins",
+        "joins.ref",
         "build",
     ):
         assert isinstance(SUPPORT[path], Ignored), path

@@ -46,8 +46,11 @@ class Resolved:
 
 
 def _read(ref: str, path: str | None, ops: Mapping[str, Upstream]) -> Any:
+    """``ref: ops.X`` reads op X of the DAG; ``ref: runs.<uuid>`` the run given under that key."""
     op_name = ref.removeprefix("ops.")
     upstream = ops.get(op_name)
+    if upstream is None and ref.startswith("runs."):
+        raise UnresolvedError(f"ref {ref}: the run was not read")
     if upstream is None:
         raise UnresolvedError(f"ref {ref}: no op named {op_name!r} ran in this DAG")
     section, _, key = (path or "").partition(".")
@@ -69,11 +72,11 @@ def _falsy(value: Any) -> bool:
 
 
 def _ref_values(compiled: Mapping[str, Any], ops: Mapping[str, Upstream]) -> dict[str, Any]:
-    """The values of the ``ref: ops.X`` params, read from the upstream ops."""
+    """The values of the ``ref: ops.X`` and ``ref: runs.<uuid>`` params, read from ``ops``."""
     values = {}
     for deferred in compiled.get("deferred", []):
         ref = deferred.get("ref")
-        if deferred.get("source") == "ref" and ref and str(ref).startswith("ops."):
+        if deferred.get("source") == "ref" and ref and str(ref).startswith(("ops.", "runs.")):
             values[deferred["name"]] = _read(str(ref), deferred.get("value"), ops)
     return values
 

@@ -1,4 +1,5 @@
-"""Where a submission's ``hubRef`` components come from: the registry, over RPC.
+"""What the scheduler reads of other services, over RPC: a submission's ``hubRef``
+components (the registry) and the metrics a join reads (the tracking service).
 
 The registry answers with the owner's pushed version or a built-in one. When it does not
 answer at all, the built-in components still resolve; any other reference waits for it (the
@@ -15,12 +16,13 @@ from axonal_bus.broker import core
 from axonal_bus.errors import NoRespondersError, RemoteError, RpcTimeoutError, Unavailable
 from axonal_events import ErrorCode
 from axonal_events.hub import ResolveComponent
-from axonal_events.rpcs import Registry
+from axonal_events.metrics import ReadLatest
+from axonal_events.rpcs import Registry, Tracking
 from axonal_scheduler.context import Context
 from axonal_spec import SpecError
 from axonal_spec.hub import builtin_hub, document_of
 
-__all__ = ["fetch_component"]
+__all__ = ["fetch_component", "latest_metrics"]
 
 _TIMEOUT = 5.0
 _REFUSED = (ErrorCode.NOT_FOUND, ErrorCode.INVALID)
@@ -52,3 +54,16 @@ async def fetch_component(ctx: Context, ref: str) -> Mapping[str, Any] | SpecErr
             raise Unavailable(f"`{ref}` is no built-in component and {exc}") from None
         return builtin
     return document_of(ref, found.content)
+
+
+async def latest_metrics(ctx: Context, run_uuids: list[str]) -> Mapping[str, Mapping[str, Any]]:
+    """The last value of each metric of ``run_uuids`` (a join that reads metrics); the
+    tracking service away is :class:`Unavailable` (the command is tried again later)."""
+    request = ReadLatest(run_uuids=run_uuids)
+    try:
+        found = await rpc.call(
+            core(ctx.broker), ctx.subjects, Tracking.latest, request, timeout=_TIMEOUT
+        )
+    except (RemoteError, NoRespondersError, RpcTimeoutError) as exc:
+        raise Unavailable(f"the tracking service cannot read metrics now: {exc}") from None
+    return found.values

@@ -22,11 +22,13 @@ from axonal_scheduler.context import Context
 from axonal_scheduler.domain.admission import Waiting, admit
 from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.pipeline import is_adaptive
+from axonal_scheduler.domain.resolve import UnresolvedError, resolve
 from axonal_scheduler.domain.schedules import Timetable
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
 from axonal_scheduler.runs import pipelines, schedule_store, store
-from axonal_scheduler.runs.components import fetch_component
+from axonal_scheduler.runs.components import fetch_component, latest_metrics
+from axonal_scheduler.runs.joined import Joined, Metrics, joined, reads_others
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
 from axonal_scheduler.runs.store import Run
 from axonal_scheduler.settings import SchedulerSettings
@@ -46,9 +48,12 @@ def _queued_at(run: Run) -> datetime:
 class Engine:
     """The scheduler's decisions for one transaction; every change goes through ``set``."""
 
-    def __init__(self, tx: Tx, settings: SchedulerSettings, components: Fetch) -> None:
+    def __init__(
+        self, tx: Tx, settings: SchedulerSettings, components: Fetch, metrics: Metrics
+    ) -> None:
         self.tx, self.conn, self.settings = tx, tx.conn, settings
         self.components = components  # where a submission's hubRef components come from
+        self.metrics = metrics  # the last metric values a join reads
         self._watched: list[str] = []  # DAGs whose ops wait on a status one of theirs reached
 
     @classmethod
@@ -59,7 +64,10 @@ class Engine:
         Once the transaction commits, publish ``engine.tx.events`` with
         ``ctx.publish_committed`` (the relay's poll would publish them within a second)."""
         engine = cls(
-            Tx(conn, ctx.subjects, ctx.source), ctx.settings, partial(fetch_component, ctx)
+            Tx(conn, ctx.subjects, ctx.source),
+            ctx.settings,
+            partial(fetch_component, ctx),
+            partial(latest_metrics, ctx),
         )
         yield engine
         await engine.settle()
@@ -99,6 +107,43 @@ class Engine:
             await self.admit(run.queue)
         if run.pipeline_uuid:
             await pipelines.on_child_done(self, run)
+        for waiter in await store.take_waiters(self.conn, run.uuid):  # ref: runs.<this run>
+            found = await store.lock_run(self.conn, waiter)
+            if found is None or found.status is not S.CREATED:
+                continue
+            if found.pipeline_uuid:
+                await pipelines.advance(self, found.pipeline_uuid)
+            else:
+                await self.proceed(found)
+
+    async def others(self, run: Run) -> Joined:
+        """What ``run`` reads of other runs (joins, ``ref: runs.X``); when it must wait for
+        one, the wait is recorded (that run's end takes it on)."""
+        found = await joined(self.conn, run, self.metrics)
+        if found.waiting_on is not None:
+            await store.add_waiter(self.conn, found.waiting_on, run.uuid)
+        return found
+
+    async def _read_others(self, run: Run) -> bool:
+        """Resolve a run's joins and ``ref: runs.X`` params; ``False`` when it cannot start
+        now (it waits, is skipped by its conditions, or failed to resolve)."""
+        try:
+            found = await self.others(run)
+            if found.waiting_on is not None:
+                return False
+            resolved = resolve(
+                run.compiled, {**run.inputs, **found.values}, found.runs, uuid=run.uuid,
+                owner=run.owner, project=run.project, name=run.name,
+            )  # fmt: skip
+        except UnresolvedError as exc:
+            await self.set(run, S.FAILED, "ResolutionError", str(exc))
+            return False
+        if resolved.skip:
+            await self.set(run, S.SKIPPED, "ConditionsNotMet", "conditions are false")
+            return False
+        run.inputs = resolved.inputs
+        run.compiled = {**run.compiled, "run": resolved.run, "deferred": []}
+        return True
 
     async def proceed(self, run: Run, *, cascade: bool = True, admit: bool = True) -> None:
         """Take an approved ``created``/``resuming``/``retrying`` run as far as it goes now
@@ -108,6 +153,9 @@ class Engine:
         if run.kind in PIPELINE_KINDS:
             await self.set(run, S.COMPILED)
             await self._start_pipeline(run)
+            return
+        reads = bool(run.compiled.get("deferred")) and reads_others(run.compiled)
+        if reads and not await self._read_others(run):
             return
         if await self._cache_hit(run, cascade=cascade):
             return

@@ -32,6 +32,7 @@ from axonal_scheduler.domain.resolve import (
 )
 from axonal_scheduler.domain.triggers import Decision, decide
 from axonal_scheduler.runs import schedule_store, store
+from axonal_scheduler.runs.joined import Joined
 from axonal_scheduler.runs.store import Run
 
 __all__ = ["RunControl", "add_trials", "advance", "expand", "on_child_done", "scheduled_run"]
@@ -65,8 +66,11 @@ class RunControl(Protocol):
     async def stop(self, run: Run, reason: str = "Stopped", *, cascade: bool = True) -> None:
         """Stop a run and its children."""
 
-    async def proceed(self, run: Run, *, cascade: bool = True) -> None:
+    async def proceed(self, run: Run, *, cascade: bool = True, admit: bool = True) -> None:
         """Take an approved waiting run as far as it goes now."""
+
+    async def others(self, run: Run) -> Joined:
+        """What ``run`` reads of other runs (a wait is recorded when it must wait)."""
 
 
 def _child_uuid(parent: str, key: str) -> str:
@@ -252,8 +256,8 @@ async def _step(engine: RunControl, parent: Run, kids: list[Run]) -> bool:
             return True
         if limit is not None and active >= limit:
             return False
-        await _start(engine, parent, kid, {n: by_name[n] for n in names if n in by_name})
-        return True
+        if await _start(engine, parent, kid, {n: by_name[n] for n in names if n in by_name}):
+            return True
     return False
 
 
@@ -271,19 +275,23 @@ async def _gates(conn: Connection, kid: Run, by_name: dict[str, Run]) -> Decisio
     return Decision.WAIT if GateState.WAIT in found else Decision.START
 
 
-async def _start(engine: RunControl, parent: Run, kid: Run, ops: dict[str, Run]) -> None:
+async def _start(engine: RunControl, parent: Run, kid: Run, ops: dict[str, Run]) -> bool:
+    """Start ``kid`` (or skip or fail it); ``False`` when it waits for a run it reads."""
     upstream = {
         name: Upstream(r.uuid, r.name, r.status.value, r.inputs, r.outputs)
         for name, r in ops.items()
     }
     if kid.kind == "matrix":
         await _start_matrix(engine, kid, upstream)
-        return
+        return True
     try:
+        found = await engine.others(kid)
+        if found.waiting_on is not None:
+            return False
         resolved = resolve(
             kid.compiled,
-            kid.inputs,
-            upstream,
+            {**kid.inputs, **found.values},
+            {**upstream, **found.runs},
             uuid=kid.uuid,
             owner=kid.owner,
             project=kid.project,
@@ -291,15 +299,16 @@ async def _start(engine: RunControl, parent: Run, kid: Run, ops: dict[str, Run])
         )
     except UnresolvedError as exc:
         await engine.set(kid, S.FAILED, "ResolutionError", str(exc), cascade=False)
-        return
+        return True
     if resolved.skip:
         await engine.set(kid, S.SKIPPED, "ConditionsNotMet", "conditions are false", cascade=False)
-        return
+        return True
     if kid.compiled.get("deferred") and kid.content_hash:  # the cache key covers ref values
         kid.content_hash = content_hash(kid.content_hash, resolved.inputs)
     kid.inputs = resolved.inputs
     kid.compiled = {**kid.compiled, "run": resolved.run, "deferred": []}
     await engine.proceed(kid, cascade=False)
+    return True
 
 
 async def _start_matrix(engine: RunControl, kid: Run, upstream: dict[str, Upstream]) -> None:

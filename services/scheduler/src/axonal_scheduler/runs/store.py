@@ -18,6 +18,7 @@ __all__ = [
     "Run",
     "RunFilter",
     "add_statuses",
+    "add_waiter",
     "cached",
     "child_counts",
     "children",
@@ -26,11 +27,13 @@ __all__ = [
     "insert_run",
     "list_runs",
     "lock_run",
+    "lock_runs",
     "mark_deleted",
     "queued",
     "runs_of",
     "set_agent",
     "statuses",
+    "take_waiters",
     "update_run",
 ]
 
@@ -339,3 +342,18 @@ async def runs_of(conn: Connection, agent: str, statuses: list[str]) -> list[str
         statuses,
     )
     return [row["uuid"] for row in rows]
+
+
+async def add_waiter(conn: Connection, target: str, waiter: str) -> None:
+    """``waiter`` starts once ``target`` is done (it reads ``target``'s values)."""
+    await conn.execute(
+        "INSERT INTO run_waits (target, waiter) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        target,
+        waiter,
+    )
+
+
+async def take_waiters(conn: Connection, target: str) -> list[str]:
+    """The runs that waited for ``target``, no longer waiting."""
+    rows = await conn.fetch("DELETE FROM run_waits WHERE target = $1 RETURNING waiter", target)
+    return [r["waiter"] for r in rows]
