@@ -36,7 +36,9 @@ component:
           names: {value: globals.name, contextOnly: true}
       component:
         inputs: [{name: losses, type: "List[float]"}]
-        run: {kind: job, container: {image: python, command: [echo, "losses={{ losses }}", "names={{ names }}"]}}
+        run:
+          kind: job
+          container: {image: python, command: [echo, "losses={{ losses }}", "names={{ names }}"]}
 """
 
 
