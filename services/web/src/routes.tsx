@@ -12,10 +12,11 @@ import { datasetsRoutes } from "./pages/datasets/routes";
 import { evalsRoutes } from "./pages/evals/routes";
 import { queuesRoutes } from "./pages/queues/routes";
 import { runsRoutes } from "./pages/runs/routes";
+import { schedulesRoutes } from "./pages/schedules/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...schedulesRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes];
 
 export const routes: RouteObject[] = [
   {

@@ -6,6 +6,7 @@ import { applyTheme, initialTheme, type Theme } from "../lib/theme";
 /** The pages of a project, in the order of the side navigation. */
 export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "runs", label: "Runs", group: "ML" },
+  { path: "schedules", label: "Schedules", group: "ML" },
   { path: "compare", label: "Compare", group: "ML" },
   { path: "models", label: "Models", group: "ML" },
   { path: "traces", label: "Traces", group: "LLM" },

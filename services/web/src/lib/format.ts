@@ -52,3 +52,16 @@ export function formatValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "string") return formatNumber(value);
   return JSON.stringify(value);
 }
+
+/** How far `iso` is from `now` in words: "in 5 s", "3 min ago", "in 2 h", "4 d ago". */
+export function formatRelative(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return "–";
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const seconds = Math.round((at - now) / 1000);
+  const size = Math.abs(seconds);
+  const amount =
+    size < 60 ? `${size} s` : size < 3600 ? `${Math.round(size / 60)} min` : size < 86400 ? `${Math.round(size / 3600)} h` : `${Math.round(size / 86400)} d`;
+  if (size === 0) return "now";
+  return seconds > 0 ? `in ${amount}` : `${amount} ago`;
+}

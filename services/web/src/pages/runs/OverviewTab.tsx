@@ -5,6 +5,7 @@ import { JsonView } from "../../components/JsonView";
 import { formatTime } from "../../lib/format";
 import { type Param, paramsOf } from "./params";
 import { RunDuration, RunLink, Tags } from "./RunBits";
+import { SchedulePanel } from "../schedules/SchedulePanel";
 import { SpecYaml } from "./SpecYaml";
 import { isFinal } from "../../lib/runStatus";
 import type { RunInfo } from "./statuses";
@@ -103,6 +104,7 @@ export default function OverviewTab() {
   const data = run.data;
   return (
     <div className="overview">
+      {data.kind === "schedule" && <SchedulePanel run={data} />}
       <Panel title="Details">
         {data.description && <p>{data.description}</p>}
         <Facts run={data} />

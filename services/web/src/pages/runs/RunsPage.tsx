@@ -3,57 +3,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { EmptyState, ErrorView, Loading } from "../../components/States";
-import { StatusBadge } from "../../components/StatusBadge";
-import { formatTime } from "../../lib/format";
 import { useProject } from "../../lib/params";
 import { hasFilters, PAGE_SIZE, readFilters, type RunFilters, toQuery, writeFilters } from "./filters";
-import { RunDuration, RunLink, shortUuid, Tags } from "./RunBits";
 import { RunFiltersForm } from "./RunFiltersForm";
+import { RunsTable } from "./RunsTable";
 import { pollWhileLive } from "../../lib/runStatus";
-import type { RunInfo } from "./statuses";
 import { runKeys } from "./useRun";
 import "./runs.css";
-
-function RunsTable({ runs }: { runs: RunInfo[] }) {
-  return (
-    <table className="grid" aria-label="Runs">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>UUID</th>
-          <th>Kind</th>
-          <th>Status</th>
-          <th>Created</th>
-          <th className="num">Duration</th>
-          <th>Tags</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => (
-          <tr key={run.uuid} data-run-row={run.uuid}>
-            <td>
-              <RunLink uuid={run.uuid} name={run.name} />
-            </td>
-            <td>
-              <code title={run.uuid}>{shortUuid(run.uuid)}</code>
-            </td>
-            <td>{run.kind}</td>
-            <td>
-              <StatusBadge status={run.status} />
-            </td>
-            <td>{formatTime(run.created_at)}</td>
-            <td className="num">
-              <RunDuration run={run} />
-            </td>
-            <td>
-              <Tags tags={run.tags ?? []} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 function Pager({ filters, total, shown }: { filters: RunFilters; total: number; shown: number }) {
   const first = (filters.page - 1) * PAGE_SIZE;
