@@ -63,15 +63,13 @@ async def backfill(ctx: Context, request: Backfill) -> BackfillResult:
         await _one(conn, request.project, request.run_uuid)
         run = await store.lock_run(conn, request.run_uuid)
         assert run is not None  # the schedule's row references it
-        before = {k.uuid for k in await store.children(conn, run.uuid)}
         try:
-            runs = await schedules.backfill(engine, run, request.start, request.end)
+            uuids, created = await schedules.backfill(engine, run, request.start, request.end)
         except ValueError as exc:
             raise Invalid(str(exc)) from None
     await ctx.publish_committed(engine.tx.events)
-    await schedules.admit(ctx, [r for r in runs if r.uuid not in before])
-    uuids = [r.uuid for r in runs]
-    return BackfillResult(run_uuids=uuids, created=len(set(uuids) - before))
+    await schedules.admit(ctx, created)
+    return BackfillResult(run_uuids=uuids, created=len(created))
 
 
 def register(ctx: Context) -> None:

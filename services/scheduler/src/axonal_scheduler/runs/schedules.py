@@ -93,9 +93,9 @@ async def _fire(
     due = table.due(
         row.next_fire_at, now, fired=row.fired, missed_before=missed_before, on_time=row.released
     )
-    created = [await _create(engine, run, slot, admit=False) for slot in due.fire]
-    if created:
-        row.last_run_uuid = created[-1].uuid
+    created = [c for slot in due.fire if (c := await _create(engine, run, slot, admit=False))]
+    if due.fire:
+        row.last_run_uuid = pipelines.scheduled_run(run, due.fire[-1]).uuid
     row.fired += len(due.fire)
     row.next_fire_at, row.released = due.next_at, False
     await schedule_store.update(engine.conn, row)
@@ -107,22 +107,31 @@ async def _fire(
     return created
 
 
-async def _create(engine: Engine, schedule: Run, slot: datetime, *, admit: bool) -> Run:
+async def _create(engine: Engine, schedule: Run, slot: datetime, *, admit: bool) -> Run | None:
+    """The slot's run, created queued; ``None`` when it exists (a backfill came first). The
+    read comes first: an insert that met the row would wait for whoever is updating it (the
+    run ending, which waits for this schedule's lock)."""
     child = pipelines.scheduled_run(schedule, slot)
+    if await store.get_run(engine.conn, child.uuid) is not None:
+        return None
     if await engine.create(child):
         await engine.proceed(child, cascade=False, admit=admit)
     return child
 
 
-async def backfill(engine: Engine, schedule: Run, start: datetime, end: datetime) -> list[Run]:
+async def backfill(
+    engine: Engine, schedule: Run, start: datetime, end: datetime
+) -> tuple[list[str], list[Run]]:
     """Create the runs of ``schedule``'s slots from ``start`` to ``end``, queued (each once: a
-    slot that has its run already keeps it; :func:`admit` them once committed); the slots'
-    runs."""
+    slot that has its run already keeps it; :func:`admit` them once committed); the uuids of
+    the slots' runs, and the runs created."""
     row = await schedule_store.get(engine.conn, schedule.uuid)
     if row is None:
         raise ValueError(f"run {schedule.uuid} is not a schedule")
     table = Timetable.parse(row.spec)
-    return [await _create(engine, schedule, slot, admit=False) for slot in table.slots(start, end)]
+    slots = table.slots(start, end)
+    created = [c for slot in slots if (c := await _create(engine, schedule, slot, admit=False))]
+    return [pipelines.scheduled_run(schedule, slot).uuid for slot in slots], created
 
 
 async def _clock(ctx: Context) -> None:
