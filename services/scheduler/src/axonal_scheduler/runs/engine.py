@@ -84,6 +84,18 @@ class Engine:
         run.priority = run.priority or self.settings.priority(run.queue)
         return await record_created(self.tx, run)
 
+    async def create_queued(self, run: Run) -> bool:
+        """Record a new run straight to ``queued`` (``created`` and ``compiled`` recorded on
+        the way) when it needs nothing :meth:`proceed` would do first: approved, complete (no
+        value to read), not cached, not a pipeline; else as ``created``, for a later
+        :meth:`proceed`. ``False`` if the uuid exists."""
+        plain = run.is_approved and not run.compiled.get("deferred")
+        plain = plain and not _section(run, "cache") and run.kind not in PIPELINE_KINDS
+        if not plain:
+            return await self.create(run)
+        run.priority = run.priority or self.settings.priority(run.queue)
+        return await record_created(self.tx, run, then=(S.COMPILED, S.QUEUED))
+
     async def set(
         self,
         run: Run,

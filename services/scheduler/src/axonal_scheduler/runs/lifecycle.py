@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -157,13 +158,20 @@ def _hooks(run: Run) -> tuple[list[HookRequested], list[FailedHook]]:
     return requested, failed
 
 
-async def record_created(tx: Tx, run: Run) -> bool:
-    """Insert ``run`` as ``created`` with its event; ``False`` if the uuid exists."""
+async def record_created(tx: Tx, run: Run, *, then: Sequence[RunStatus] = ()) -> bool:
+    """Insert ``run`` as ``created`` with its event; ``False`` if the uuid exists. ``then``:
+    the statuses it goes through at once (each with its history and event), inserted in the
+    last of them: one write for a run that needs no step in between."""
     now = datetime.now(UTC)
-    run.status, run.created_at = RunStatus.CREATED, now
+    chain = [RunStatus.CREATED, *then]
+    run.status, run.created_at = chain[-1], now
+    if RunStatus.QUEUED in chain:
+        run.queued_at = now
     if not await store.insert_run(tx.conn, run):
         return False
-    _emit(tx, run, None, now)
+    for previous, status in zip([None, *chain], chain, strict=False):
+        run.status = status
+        _emit(tx, run, previous, now)
     return True
 
 

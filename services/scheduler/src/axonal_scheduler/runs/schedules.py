@@ -63,12 +63,17 @@ async def fire_due(ctx: Context, healthy_since: datetime) -> int:
 
 
 async def admit(ctx: Context, created: list[Run]) -> None:
-    """Let the queues of runs created queued (without their queues' locks) admit them."""
-    queues = {run.queue for run in created}
-    if not queues:
+    """Take the runs a schedule created on: a queued one is admitted by its queue, any other
+    proceeds (a pipeline starts); in a transaction that holds no schedule, so it takes the
+    queues' locks in the order a run's end does."""
+    if not created:
         return
     async with transaction(ctx.pool) as conn, Engine.within(conn, ctx) as engine:
-        for queue in sorted(queues):
+        for run in created:
+            fresh = await store.lock_run(conn, run.uuid) if run.status is S.CREATED else None
+            if fresh is not None and fresh.status is S.CREATED:  # not stopped meanwhile
+                await engine.proceed(fresh)
+        for queue in sorted({run.queue for run in created if run.status is S.QUEUED}):
             await engine.admit(queue)
     await ctx.publish_committed(engine.tx.events)
 
@@ -93,7 +98,7 @@ async def _fire(
     due = table.due(
         row.next_fire_at, now, fired=row.fired, missed_before=missed_before, on_time=row.released
     )
-    created = [c for slot in due.fire if (c := await _create(engine, run, slot, admit=False))]
+    created = [c for slot in due.fire if (c := await _create(engine, run, slot))]
     if due.fire:
         row.last_run_uuid = pipelines.scheduled_run(run, due.fire[-1]).uuid
     row.fired += len(due.fire)
@@ -107,15 +112,15 @@ async def _fire(
     return created
 
 
-async def _create(engine: Engine, schedule: Run, slot: datetime, *, admit: bool) -> Run | None:
-    """The slot's run, created queued; ``None`` when it exists (a backfill came first). The
+async def _create(engine: Engine, schedule: Run, slot: datetime) -> Run | None:
+    """The slot's run, created queued (its queue admits it after the commit); ``None`` when
+    it exists (a backfill came first). The
     read comes first: an insert that met the row would wait for whoever is updating it (the
     run ending, which waits for this schedule's lock)."""
     child = pipelines.scheduled_run(schedule, slot)
     if await store.get_run(engine.conn, child.uuid) is not None:
         return None
-    if await engine.create(child):
-        await engine.proceed(child, cascade=False, admit=admit)
+    await engine.create_queued(child)
     return child
 
 
@@ -130,7 +135,7 @@ async def backfill(
         raise ValueError(f"run {schedule.uuid} is not a schedule")
     table = Timetable.parse(row.spec)
     slots = table.slots(start, end)
-    created = [c for slot in slots if (c := await _create(engine, schedule, slot, admit=False))]
+    created = [c for slot in slots if (c := await _create(engine, schedule, slot))]
     return [pipelines.scheduled_run(schedule, slot).uuid for slot in slots], created
 
 

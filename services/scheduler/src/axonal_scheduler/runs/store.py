@@ -104,9 +104,11 @@ async def insert_run(conn: Connection, run: Run) -> bool:
     row = await conn.fetchval(
         "INSERT INTO runs (uuid, owner, project, name, op_name, kind, status, reason, message, "
         "queue, priority, compiled, content_hash, pipeline_uuid, original_uuid, attempt, "
-        "is_approved, inputs, outputs, early_stopping, created_at, managed, description, tags) "
+        "is_approved, inputs, outputs, early_stopping, created_at, managed, description, tags, "
+        "queued_at) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb, $13, $14, $15, "
-        "$16, $17, $18::text::jsonb, '{}', $19::text::jsonb, $20, $21, $22, $23::text::jsonb) "
+        "$16, $17, $18::text::jsonb, '{}', $19::text::jsonb, $20, $21, $22, $23::text::jsonb, "
+        "$24) "
         "ON CONFLICT (uuid) DO NOTHING RETURNING true",
         run.uuid,
         run.owner,
@@ -131,6 +133,7 @@ async def insert_run(conn: Connection, run: Run) -> bool:
         run.managed,
         run.description,
         json.dumps(run.tags),
+        run.queued_at,
     )
     return bool(row)
 
