@@ -3,9 +3,9 @@
 Starts its own nats-server and PostgreSQL and the scheduler in this process, submits
 SCHEDULES interval schedules firing every second (``maxRuns`` = SECONDS), and listens to the
 ``run.created`` events of their runs. A slot's delay is from the slot's time to the moment its
-run's ``run.created`` event arrives (the run created, compiled, queued and scheduled in the
-transaction that fired it, committed and published). No agent runs them: their queue admits
-them all, and they stay ``scheduled``.
+run's ``run.created`` event arrives (the run created, compiled and queued in the transaction
+that fired it, committed and published). No agent runs them: their queue (concurrency 50)
+admits 50, and the rest wait in its backlog, which grows by 200 runs a second.
 
 Counted: slots with no run (missed) and firings beyond one per slot (a schedule's ``fired``
 counter over its distinct runs). Reference in the same run: asyncio timers waking at the same
@@ -131,7 +131,6 @@ async def main() -> None:
             nats_url=nats_url,
             database_url=postgres_url,
             namespace="benchclock",
-            queue_concurrency={"default": 1_000_000},
         )
         nc = await nats.connect(nats_url)
         await provision(nc.jetstream(), settings.subjects)

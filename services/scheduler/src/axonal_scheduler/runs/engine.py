@@ -19,7 +19,7 @@ from axonal_db import Connection
 from axonal_events import DONE_STATUSES, RunStatus
 from axonal_events.commands import ExecuteRun, OptimizeSweep, StatusReport
 from axonal_scheduler.context import Context
-from axonal_scheduler.domain.admission import Waiting, admit
+from axonal_scheduler.domain.admission import admit
 from axonal_scheduler.domain.env import env_values
 from axonal_scheduler.domain.pipeline import is_adaptive
 from axonal_scheduler.domain.resolve import UnresolvedError, resolve
@@ -39,10 +39,6 @@ __all__ = ["PIPELINE_KINDS", "Engine"]
 log = structlog.get_logger(__name__)
 S = RunStatus
 PIPELINE_KINDS = frozenset({"dag", "matrix", "schedule"})
-
-
-def _queued_at(run: Run) -> datetime:
-    return run.queued_at or run.created_at or datetime.now(UTC)
 
 
 class Engine:
@@ -226,12 +222,12 @@ class Engine:
     async def admit(self, queue: str) -> None:
         """Schedule as many queued runs of ``queue`` as its free slots allow."""
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('queue:' || $1))", queue)
-        waiting = await store.queued(self.conn, queue)
+        concurrency = self.settings.concurrency(queue)
+        waiting = await store.queued(self.conn, queue, concurrency)
         if not waiting:
             return
         active = await store.count_in(self.conn, queue, [s.value for s in ACTIVE])
-        candidates = [Waiting(r.uuid, r.priority, _queued_at(r), r.seq) for r in waiting]
-        for uuid in admit(candidates, active=active, concurrency=self.settings.concurrency(queue)):
+        for uuid in admit(waiting, active=active, concurrency=concurrency):
             run = await store.lock_run(self.conn, uuid)
             if run is not None and run.status is S.QUEUED:
                 await self.set(run, S.SCHEDULED)

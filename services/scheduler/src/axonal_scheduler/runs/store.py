@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from axonal_db import Connection
 from axonal_events import RunStatus
 from axonal_events.runs import StatusChange
+from axonal_scheduler.domain.admission import Waiting
 
 __all__ = [
     "HistoryRow",
@@ -239,13 +240,17 @@ async def statuses(conn: Connection, uuid: str) -> list[StatusChange]:
     return [StatusChange.model_validate(dict(row)) for row in rows]
 
 
-async def queued(conn: Connection, queue: str) -> list[Run]:
+async def queued(conn: Connection, queue: str, limit: int) -> list[Waiting]:
+    """The first ``limit`` runs waiting in ``queue``, in admission order (a deep backlog is
+    read through its index, ``limit`` rows at most)."""
     rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM runs WHERE queue = $1 AND status = 'queued' "  # noqa: S608
-        "AND kind NOT IN ('dag', 'matrix', 'schedule') ORDER BY seq",
+        "SELECT uuid, priority, COALESCE(queued_at, created_at) AS queued_at, seq FROM runs "
+        "WHERE queue = $1 AND status = 'queued' "
+        "ORDER BY priority DESC, COALESCE(queued_at, created_at), seq LIMIT $2",
         queue,
+        limit,
     )
-    return [_run(row) for row in rows]
+    return [Waiting(r["uuid"], r["priority"], r["queued_at"], r["seq"]) for r in rows]
 
 
 async def count_in(conn: Connection, queue: str, statuses: list[str]) -> int:
