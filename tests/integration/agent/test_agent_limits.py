@@ -1,4 +1,5 @@
-"""A run's ``container.resources.limits`` hold its process: address space and cpu affinity."""
+"""A run's ``container.resources.limits`` hold its process: address space and cpu affinity;
+a build the host cannot run fails with why."""
 
 from __future__ import annotations
 
@@ -104,3 +105,13 @@ async def test_the_process_and_its_children_hold_the_limits(tmp_path: Path):
     finally:
         await first.stop(1)
         await second.stop(1)
+
+
+async def test_a_build_without_a_docker_engine_fails_with_why(start_agent, observed, execute):
+    await start_agent()
+    kaniko = {"kind": "job", "container": {"image": "kaniko", "command": ["/kaniko/executor"]}}
+    build = {"destination": "acme/vision:v1", "context": None}
+    run_uuid = await execute(kaniko, build=build)
+    failed = await observed.wait_final(run_uuid)
+    assert (failed.status, failed.reason) == ("failed", "BuildUnavailable")
+    assert "needs a Docker engine on the agent's host" in (failed.message or "")

@@ -61,12 +61,13 @@ def test_kubernetes_and_unexecuted_fields_are_ignored_by_the_local_agent():
         "run.rewritePath",
         "termination.probe.exec",
         "joins.ref",
-        "build",
+        "build.runPatch",
     ):
         assert isinstance(SUPPORT[path], Ignored), path
     assert SUPPORT["schedule.cron"] == Executed(("scheduler",))
     assert SUPPORT["run.ports"] == Executed(("compiler", "agent"))
     assert SUPPORT["events"] == Executed(("compiler", "scheduler"))
+    assert SUPPORT["build.hubRef"] == Executed(("compiler", "scheduler"))
     assert SUPPORT["termination.probe.http"] == Executed(("scheduler", "agent"))
     assert SUPPORT["run.container.command"] == Executed(("agent",))
 

@@ -105,7 +105,16 @@ _rows(Ignored(_NO_CONNECTIONS), "joins.params.*.connection")
 _rows(Ignored("a param is not copied by an init container"), "joins.params.*.toInit")
 _rows(Ignored("a join's values are params, not environment variables"), "joins.params.*.toEnv")
 _rows(Ignored("a join selects among its own project's runs"), "joins.ref")
-_rows(Ignored("builds are not run yet: the run starts without building"), "build")
+_rows(_by("compiler", "scheduler"), "build build.hubRef build.params build.queue")
+_rows(_by("compiler"), "value contextOnly", under="build.params.*")
+_rows(
+    Ignored("a builder's params are values"), "ref toEnv toInit connection", under="build.params.*"
+)
+_rows(
+    Ignored("a builder run takes its component, params and queue only"),
+    "connection presets namespace cache runPatch patchStrategy",
+    under="build",
+)
 _rows(_by("scheduler"), "cache.disable")
 _rows(Ignored("cache entries do not expire"), "cache.ttl")
 _rows(Ignored("the cache key always covers the whole run"), "io sections", under="cache")

@@ -37,6 +37,10 @@ class ExecuteRun(EventData):
         default_factory=dict,
         description="termination.probe: a service answers its http path (else a TCP connect).",
     )
+    build: dict[str, Any] | None = Field(
+        default=None,
+        description="A builder run: the image to build and push (destination, context).",
+    )
 
     def subject_id(self) -> str | None:
         return self.run_uuid

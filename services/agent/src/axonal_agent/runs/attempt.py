@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
+import shutil
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -170,9 +172,32 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     )
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
-    argv, cwd = build_argv(cmd.run), working_dir(cmd.run, attempt.folder)
+    cwd = working_dir(cmd.run, attempt.folder)
+    argv = _docker_build(cmd.build, cwd, env) if cmd.build is not None else build_argv(cmd.run)
     service = service_spec(cmd.run, cmd.probe)
     return ProcessSpec(argv, env, cwd, run_limits(cmd.run), service)  # limits read at intake
+
+
+def _docker_build(build: dict[str, Any], cwd: Path, env: dict[str, str]) -> list[str]:
+    """A builder run on this host: ``docker build`` then ``docker push`` of its destination
+    (kaniko needs a cluster); without a Docker engine it fails with why."""
+    docker = shutil.which("docker", path=env.get("PATH"))
+    host = env.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+    socket = host.removeprefix("unix://") if host.startswith("unix://") else None
+    missing = "`docker` is not on its PATH" if docker is None else None
+    if missing is None and socket is not None and not Path(socket).exists():
+        missing = f"no Docker engine listens at {socket}"
+    if docker is None or missing is not None:
+        why = (
+            f"building an image needs a Docker engine on the agent's host ({missing}) or "
+            "the Kubernetes executor, where the kaniko component runs"
+        )
+        raise SetupError("BuildUnavailable", why)
+    context = str(build.get("context") or cwd)
+    image = shlex.quote(str(build["destination"]))
+    dockerfile = shlex.quote(str(Path(context) / "Dockerfile"))
+    script = f"{docker} build -t {image} -f {dockerfile} {shlex.quote(context)} && "
+    return ["/bin/sh", "-c", script + f"{docker} push {image}"]
 
 
 def _run_token(ctx: Context, attempt: Attempt) -> str | None:

@@ -26,7 +26,7 @@ from axonal_scheduler.domain.resolve import UnresolvedError, resolve
 from axonal_scheduler.domain.schedules import Timetable
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
-from axonal_scheduler.runs import pipelines, schedule_store, store
+from axonal_scheduler.runs import builds, pipelines, schedule_store, store
 from axonal_scheduler.runs.components import fetch_component, latest_metrics
 from axonal_scheduler.runs.joined import Joined, Metrics, joined, reads_others
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
@@ -162,6 +162,8 @@ class Engine:
             await self.set(run, S.COMPILED)
             await self._start_pipeline(run)
             return
+        if run.compiled.get("builder") and not await builds.built(self, run):
+            return  # its builder runs first
         reads = bool(run.compiled.get("deferred")) and reads_others(run.compiled)
         if reads and not await self._read_others(run):
             return
@@ -248,6 +250,7 @@ class Engine:
             to_env=env_values(run.compiled.get("to_env") or {}, run.inputs),
             timeout_seconds=float(timeout) if timeout else None,
             ttl_seconds=_seconds(ttl),
+            build=_build(run),
             probe=termination.get("probe") if isinstance(termination.get("probe"), dict) else {},
         )
         self.tx.emit(
@@ -318,6 +321,13 @@ class Engine:
             for child in await store.children(self.conn, run.uuid):
                 await self.stop(child, cascade=False)
             await pipelines.advance(self, run.uuid)
+
+
+def _build(run: Run) -> dict[str, Any] | None:
+    """What a builder run builds: the image to push and the build context (if given)."""
+    if not run.compiled.get("builds"):
+        return None
+    return {"destination": run.inputs.get("destination"), "context": run.inputs.get("context")}
 
 
 def _section(run: Run, key: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ ignores (the run's ``warnings``).
 
 from __future__ import annotations
 
+import json
 import uuid as uuidlib
 from dataclasses import replace
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from axonal_events import RunStatus
 from axonal_events.commands import SubmitRun
 from axonal_scheduler.domain.env import env_names, op_env_names
+from axonal_scheduler.runs.builds import builder_params, builder_uuid
 from axonal_scheduler.runs.engine import Engine
 from axonal_scheduler.runs.store import Run
 from axonal_spec import (
@@ -60,6 +62,23 @@ async def _compile(engine: Engine, doc: Polyaxonfile, options: CompileOptions) -
     return await compile_prefetched(attempt, engine.components)
 
 
+async def _builder(engine: Engine, cmd: SubmitRun, build: dict[str, Any]) -> dict[str, Any]:
+    """The builder operation of a ``build`` section, compiled (its ``hubRef`` fetched)."""
+    doc: dict[str, Any] = {
+        "version": 1.1,
+        "kind": "operation",
+        "hubRef": build.get("hubRef"),
+        "params": builder_params(build, cmd.project, _hex(cmd.run_uuid)),
+    }
+    if build.get("queue"):
+        doc["queue"] = build["queue"]
+    options = CompileOptions(
+        uuid=builder_uuid(_hex(cmd.run_uuid)), project=cmd.project, owner=cmd.owner
+    )
+    compiled = await _compile(engine, load(json.dumps(doc)), options)
+    return dict(compiled.model_dump(mode="json"))
+
+
 async def submit(engine: Engine, cmd: SubmitRun) -> None:
     """Create the run of ``cmd`` once; a repeated ``run_uuid`` does nothing (the insert finds
     its row: no read first, as a repeat is rare and every submission would pay for it)."""
@@ -87,6 +106,13 @@ async def submit(engine: Engine, cmd: SubmitRun) -> None:
         return
     compiled = operation.model_dump(mode="json")
     compiled["warnings"] = [warning.message for warning in ignored_fields(doc, operation)]
+    if compiled.get("build"):
+        try:
+            compiled["builder"] = await _builder(engine, cmd, compiled["build"])
+        except SpecError as exc:
+            if await engine.create(base):
+                await engine.set(base, RunStatus.FAILED, "CompilationError", f"build: {exc}")
+            return
     base.compiled = compiled
     base.kind = _kind(compiled)
     base.name = cmd.name or compiled.get("name")
