@@ -9,6 +9,7 @@ from axonal_agent.domain.command import (
     InvalidRunError,
     build_argv,
     build_env,
+    localize,
     run_context,
     working_dir,
 )
@@ -101,3 +102,15 @@ def test_api_url_is_given_when_known():
         api_url="http://api:8000",
     )
     assert context["AXONAL_API_URL"] == "http://api:8000"
+
+
+def test_context_paths_in_args_and_env_point_into_the_run_folder():
+    folder, run_uuid = Path("/runs/r1/1"), "ab" * 16
+    assert localize(f"--root_dir=/plx-context/artifacts/{run_uuid}", folder, run_uuid) == (
+        "--root_dir=/runs/r1/1"
+    )
+    other = "--logdir=/plx-context/artifacts/cd12/outputs/tensorboard"
+    assert localize(other, folder, run_uuid) == "--logdir=/runs/r1/1/cd12/outputs/tensorboard"
+    assert localize("/plx-context/artifactsX and more", folder, run_uuid) == (
+        "/plx-context/artifactsX and more"
+    )

@@ -6,6 +6,7 @@ The container image is not used by the local executor: the command runs on the a
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -15,6 +16,7 @@ __all__ = [
     "build_argv",
     "build_env",
     "container_of",
+    "localize",
     "run_context",
     "working_dir",
 ]
@@ -75,6 +77,16 @@ def working_dir(run: Mapping[str, Any], folder: Path) -> Path:
         local = folder / relative
         return local if ".." not in relative.parts and local.is_dir() else folder
     return Path(path) if Path(path).is_dir() else folder
+
+
+def localize(text: str, folder: Path, run_uuid: str) -> str:
+    """``text`` with the context paths the compiler renders (``globals.run_artifacts_path``,
+    then ``globals.artifacts_path``) pointing into the run folder, as :func:`working_dir`
+    reads them: a Jupyter ``root_dir`` or a TensorBoard ``logdir`` then exists on this host."""
+    if str(_CONTEXT_ARTIFACTS) not in text:
+        return text
+    pattern = rf"{re.escape(str(_CONTEXT_ARTIFACTS))}(?:/{re.escape(run_uuid)})?(?=/|\b|$)"
+    return re.sub(pattern, lambda _: str(folder), text)
 
 
 def container_env(run: Mapping[str, Any]) -> dict[str, str]:

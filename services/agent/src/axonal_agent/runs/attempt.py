@@ -28,6 +28,7 @@ from axonal_agent.domain.command import (
     InvalidRunError,
     build_argv,
     build_env,
+    localize,
     run_context,
     working_dir,
 )
@@ -172,8 +173,10 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     )
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
+    env = {k: localize(v, attempt.folder, cmd.run_uuid) for k, v in env.items()}
     cwd = working_dir(cmd.run, attempt.folder)
     argv = _docker_build(cmd.build, cwd, env) if cmd.build is not None else build_argv(cmd.run)
+    argv = [localize(arg, attempt.folder, cmd.run_uuid) for arg in argv]
     service = service_spec(cmd.run, cmd.probe)
     return ProcessSpec(argv, env, cwd, run_limits(cmd.run), service)  # limits read at intake
 
