@@ -98,7 +98,7 @@ async def test_schedules_are_listed_paused_resumed_backfilled_and_show_their_run
 
     await interval.get_by_role("link", name="every-2s").click()
     await expect(page).to_have_url(f"{ui_url}{base}/runs/{every}")
-    panel = page.get_by_role("region", name="Schedule")
+    panel = page.get_by_role("region", name="Schedule", exact=True)
     await expect(panel).to_contain_text("every 2 s")
     await expect(panel.locator("[data-fired]")).to_have_text("2 / 2")
     fired = panel.get_by_role("table", name="Fired runs")

@@ -25,7 +25,6 @@ __all__ = [
 ]
 
 _PROJECT = r"^[^/\s]+/[^/\s]+$"
-_UUID = r"^[0-9a-f]{32}$"
 
 
 class ScheduleInfo(Payload):
@@ -63,7 +62,7 @@ class ScheduleAction(Payload):
     """Pause a schedule, or resume it (which also releases a ``dependsOnPast`` hold)."""
 
     project: str = Field(pattern=_PROJECT)
-    run_uuid: str = Field(pattern=_UUID)
+    run_uuid: str
     verb: ScheduleVerb
 
 
@@ -71,7 +70,7 @@ class Backfill(Payload):
     """Create the runs of a schedule's slots from ``start`` to ``end`` (each slot once)."""
 
     project: str = Field(pattern=_PROJECT)
-    run_uuid: str = Field(pattern=_UUID)
+    run_uuid: str
     start: datetime
     end: datetime
 
