@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import subprocess
 import sys
 import time
 from datetime import datetime, timedelta
@@ -98,3 +100,37 @@ def test_depends_on_past_holds_the_next_firing_until_resumed(user: User) -> None
     run = user.wait_status(uuid, "succeeded", timeout=30)
     assert run["reason"] == "ScheduleFinished"
     assert len(user.children(uuid)) == 2
+
+
+def test_a_second_scheduler_replica_fires_no_slot_twice(user: User, tmp_path) -> None:
+    stack = user.stack
+    env = {
+        **os.environ,
+        **stack.env,
+        "AXONAL_HOME": str(stack.home),
+        "AXONAL_NATS_URL": stack.nats_url,
+        "AXONAL_DATABASE_URL": stack.database_url,
+        "AXONAL_NAMESPACE": str(stack.status.get("namespace") or "axonal"),
+        "AXONAL_LOG_JSON": "true",
+    }
+    log = tmp_path / "replica.log"
+    with log.open("wb") as out:
+        replica = subprocess.Popen(
+            [sys.executable, "-m", "axonal_scheduler"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            started = lambda: b"service.started" in log.read_bytes()  # noqa: E731
+            wait_for_sync(started, timeout=60, message="a second scheduler replica up")
+            uuid = user.run(scheduled("{kind: interval, frequency: 1, maxRuns: 5}", "twice"))
+            run = user.wait_status(uuid, "succeeded", timeout=60)
+        finally:
+            replica.terminate()
+            replica.wait(15)
+    assert run["reason"] == "ScheduleFinished", run
+    kids = user.children(uuid)
+    assert len(kids) == 5, kids  # a slot fired by both would count twice: fewer runs
+    gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(created(kids))]
+    assert all(0.7 < gap < 1.8 for gap in gaps), gaps
