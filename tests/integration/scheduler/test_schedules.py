@@ -105,3 +105,23 @@ async def test_a_bad_schedule_fails_with_why(scheduler: Client):
     uuid = await scheduler.submit(scheduled("{kind: cron, cron: '0 25 * * *'}"))
     run = await scheduler.wait_status(uuid, "failed")
     assert "schedule.cron" in (run.message or "")
+
+
+async def test_a_dag_op_with_a_schedule_fires_its_runs_then_the_dag_ends(scheduler: Client):
+    scheduler.agent.script = happy
+    uuid = await scheduler.submit("""
+version: 1.1
+kind: operation
+name: nightly-dag
+component:
+  run:
+    kind: dag
+    operations:
+    - name: ticks
+      schedule: {kind: interval, frequency: 1, maxRuns: 2}
+      component: {run: {kind: job, container: {image: python, command: [echo, tick]}}}
+""")
+    await scheduler.wait_status(uuid, "succeeded", timeout=20)
+    ticks = (await scheduler.children(uuid))["ticks"]
+    assert (ticks.kind, ticks.status, ticks.reason) == ("schedule", "succeeded", "ScheduleFinished")
+    assert len(await scheduler.children(ticks.uuid)) == 2

@@ -83,7 +83,11 @@ def _child(parent: Run, key: str, compiled: dict[str, Any], inputs: dict[str, An
         uuid=_child_uuid(parent.uuid, key),
         owner=parent.owner,
         project=parent.project,
-        kind="matrix" if matrix else str(compiled["run_kind"]),
+        kind="schedule"
+        if compiled.get("schedule")
+        else "matrix"
+        if matrix
+        else str(compiled["run_kind"]),
         status=S.CREATED,
         compiled=compiled,
         name=compiled.get("name") or (f"{parent.name}-{key}" if parent.name else key),
