@@ -146,3 +146,24 @@ def test_check_warns_of_the_fields_of_a_fetched_component(tmp_path: Path):
     result = check([operation])
     assert [w.location for w in result.warnings] == ["run.environment.tolerations"]
     assert result.warnings[0].agent == "local"
+
+
+def test_an_events_trigger_the_scheduler_does_not_watch_is_warned_about():
+    found = _warnings("""
+        version: 1.1
+        kind: operation
+        component:
+          run:
+            kind: dag
+            operations:
+            - name: a
+              component: {run: {kind: job, container: {command: [x]}}}
+            - name: b
+              events:
+              - {kinds: [run_new_artifacts], ref: ops.a}
+              - {kinds: [run_status_running], ref: runs.0123456789abcdef0123456789abcdef}
+              - {kinds: [run_status_running], ref: ops.a}
+              component: {run: {kind: job, container: {command: [x]}}}
+    """)
+    where = "component.run.operations[1].events"
+    assert {k for k in found if k.startswith(where)} == {f"{where}[0].kinds", f"{where}[1].ref"}

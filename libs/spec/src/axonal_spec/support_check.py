@@ -83,12 +83,27 @@ def _walk(data: Mapping[str, Any], path: str, where: str, found: list[SpecWarnin
         support = SUPPORT.get(field)
         if isinstance(support, Ignored):
             found.append(SpecWarning(location, field, LOCAL, support.reason))
+        elif field == "events":
+            _event_values(value, location, found)
         elif field in NESTED:
             for item, at in _items(value, location):
                 _walk(item, "", at, found)
         elif field in _PREFIXES:
             for item, at in _items(value, location):
                 _walk(item, field, at, found)
+
+
+_EVENTS = "only run_status_* kinds of an op of the DAG (ops.X) are watched: the op fails"
+
+
+def _event_values(value: Any, location: str, found: list[SpecWarning]) -> None:
+    """An ``events`` trigger on another kind or another run: run, but it fails the op."""
+    for trigger, at in _items(value, location):
+        kinds = trigger.get("kinds") or []
+        if any(not str(kind).startswith("run_status_") for kind in kinds):
+            found.append(SpecWarning(f"{at}.kinds", "events.kinds", LOCAL, _EVENTS))
+        if trigger.get("ref") and not str(trigger["ref"]).startswith("ops."):
+            found.append(SpecWarning(f"{at}.ref", "events.ref", LOCAL, _EVENTS))
 
 
 def _fetched(
