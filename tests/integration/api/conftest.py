@@ -12,7 +12,7 @@ import uvicorn
 
 from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
-from axonal_testing.api_fakes import FakePlatform
+from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, FakePlatform
 from axonal_testing.bus import make_broker, running
 from axonal_testing.waiting import wait_for
 
@@ -23,7 +23,7 @@ def api_settings(bus_settings, **extra) -> ApiSettings:
         namespace=bus_settings.namespace,
         api_rpc_timeout=2.0,
         api_apply_wait=0.0,  # the fake scheduler reads commands but announces nothing
-        **extra,
+        **{"api_token": OPERATOR_TOKEN, **extra},
     )
 
 
@@ -47,7 +47,9 @@ async def client(bus_settings, platform) -> AsyncIterator[httpx.AsyncClient]:
     app = build_app(api_settings(bus_settings))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://api", headers=OPERATOR
+        ) as http:
             yield http
 
 

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import (
 from axonal_api.app import build_app
 from axonal_api.openapi import openapi_document, render
 from axonal_api.settings import ApiSettings
-from axonal_testing.api_fakes import FakePlatform, api_in_thread
+from axonal_testing.api_fakes import OPERATOR_TOKEN, FakePlatform, api_in_thread
 
 COMMITTED = Path(__file__).parents[3] / "docs" / "openapi.json"
 
@@ -47,7 +47,10 @@ def api_url(bus_settings):
     platform = FakePlatform()
     platform.add_run(owner="acme", project="demo")
     settings = ApiSettings(
-        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_rpc_timeout=1.0
+        nats_url=bus_settings.nats_url,
+        namespace=bus_settings.namespace,
+        api_rpc_timeout=1.0,
+        api_token=OPERATOR_TOKEN,
     )
     with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         yield url

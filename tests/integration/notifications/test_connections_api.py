@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import axonal.cli
 from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
-from axonal_testing.api_fakes import api_in_thread
+from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, api_in_thread
 from axonal_testing.waiting import wait_for
 
 from .conftest import project, publish
@@ -23,11 +23,15 @@ TOKEN_PATH = "/services/T000/B000/tokentokentoken"
 
 @pytest_asyncio.fixture
 async def http(bus_settings, notifications) -> AsyncIterator[httpx.AsyncClient]:
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://api", headers=OPERATOR
+        ) as client:
             yield client
 
 
@@ -112,9 +116,12 @@ async def test_bad_connections_are_readable_4xx(http, notifications):
 
 async def test_cli_manages_connections_and_routes(bus_settings, notifications, monkeypatch):
     name = project()
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     with api_in_thread(lambda: build_app(settings), bus_settings) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         monkeypatch.setenv("AXONAL_PROJECT", name)
 
         async def run(*args):

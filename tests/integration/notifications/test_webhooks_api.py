@@ -13,7 +13,7 @@ import axonal.cli
 from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_events import RunStatus
-from axonal_testing.api_fakes import api_in_thread
+from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, api_in_thread
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
 
@@ -22,11 +22,15 @@ from .conftest import project, publish
 
 @pytest_asyncio.fixture
 async def http(bus_settings, notifications) -> AsyncIterator[httpx.AsyncClient]:
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://api", headers=OPERATOR
+        ) as client:
             yield client
 
 
@@ -101,9 +105,12 @@ async def test_cli_manages_webhooks(
     bus_settings, nats_client, notifications, receiver, monkeypatch
 ):
     name = project()
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     with api_in_thread(lambda: build_app(settings), bus_settings) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         monkeypatch.setenv("AXONAL_PROJECT", name)
 
         async def run(*args):

@@ -15,7 +15,7 @@ from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_bus.outbox import event_headers
 from axonal_events import RunStatus
-from axonal_testing.api_fakes import FakePlatform, api_in_thread
+from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, FakePlatform, api_in_thread
 from axonal_testing.bus import make_broker, running
 from axonal_testing.factories import run_event
 from axonal_testing.waiting import wait_for
@@ -34,11 +34,15 @@ async def platform(bus_settings) -> AsyncIterator[FakePlatform]:
 
 @pytest_asyncio.fixture
 async def http(bus_settings, platform, tracking) -> AsyncIterator[httpx.AsyncClient]:
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     app = build_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://api") as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://api", headers=OPERATOR
+        ) as client:
             yield client
 
 
@@ -125,9 +129,12 @@ async def test_bad_batches_are_4xx(http, platform):
 @pytest.fixture
 def cli(bus_settings, platform, tracking, monkeypatch):
     """``await cli("ops", ...)``: the CLI against a real api app in a thread; its stdout."""
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
 
         async def run(*args):
@@ -164,9 +171,12 @@ async def test_cli_shows_a_runs_metrics(cli, platform, nats_client, tracking):
 
 
 async def test_cli_manages_alert_rules(bus_settings, platform, tracking, monkeypatch):
-    settings = ApiSettings(nats_url=bus_settings.nats_url, namespace=bus_settings.namespace)
+    settings = ApiSettings(
+        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_token=OPERATOR_TOKEN
+    )
     with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
 
         def invoke(*args):

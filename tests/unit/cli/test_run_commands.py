@@ -13,7 +13,7 @@ from axonal_api.app import build_app
 from axonal_api.settings import ApiSettings
 from axonal_events import RunStatus, StreamKind
 from axonal_events.commands import COMMANDS
-from axonal_testing.api_fakes import FakePlatform, api_in_thread
+from axonal_testing.api_fakes import OPERATOR_TOKEN, FakePlatform, api_in_thread
 from axonal_testing.bus import read_stream
 
 JOB = """
@@ -35,13 +35,17 @@ def platform():
 @pytest.fixture
 def api(bus_settings, platform, monkeypatch, tmp_path):
     settings = ApiSettings(
-        nats_url=bus_settings.nats_url, namespace=bus_settings.namespace, api_rpc_timeout=2.0
+        nats_url=bus_settings.nats_url,
+        namespace=bus_settings.namespace,
+        api_rpc_timeout=2.0,
+        api_token=OPERATOR_TOKEN,
     )
     with api_in_thread(lambda: build_app(settings), bus_settings, platform) as url:
         monkeypatch.setenv("AXONAL_API_URL", url)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         monkeypatch.setenv("AXONAL_PROJECT", "acme/demo")
         monkeypatch.setenv("AXONAL_HOME", str(tmp_path / "home"))
-        monkeypatch.delenv("AXONAL_API_TOKEN", raising=False)
+        monkeypatch.setenv("AXONAL_API_TOKEN", OPERATOR_TOKEN)
         yield url
 
 

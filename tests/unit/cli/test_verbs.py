@@ -64,7 +64,7 @@ def test_every_group_spells_the_shared_options_the_same():
         if path.endswith((" ls", " get", " rm", " create")):
             assert "as_json" in opts, f"{path} has no --json"
             assert "api_url" in opts, f"{path} has no --api-url"
-            if not path.startswith(("project ", "hub ")):  # the hub is not a project's
+            if not path.startswith(("project ", "hub ", "users ")):  # not a project's
                 assert "project" in opts, f"{path} has no -p/--project"
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from pydantic import Field
 
 from axonal_events.base import Payload
+from axonal_events.principals import RoleName
 
 __all__ = [
     "ApiKeyCreated",
@@ -29,6 +30,9 @@ _PROJECT = Field(pattern=r"^[^/\s]+/[^/\s]+$", description="``owner/name``.")
 class CreateApiKeyRequest(Payload):
     project: str = _PROJECT
     note: str | None = Field(default=None, max_length=500)
+    owner: str | None = Field(
+        default=None, description="The principal the key acts for (its role in the project)."
+    )
 
 
 class KeyProject(Payload):
@@ -46,6 +50,10 @@ class ApiKeyInfo(Payload):
     note: str | None = None
     project: KeyProject
     created_at: datetime
+    owner: str | None = Field(default=None, description="The principal the key acts for.")
+    role: RoleName = Field(
+        default="member", description="What the key may do: its owner's role in the project."
+    )
 
 
 class ApiKeyCreated(ApiKeyInfo):

@@ -15,6 +15,9 @@ class CreateProjectRequest(Payload):
     owner: str = Field(min_length=1, max_length=64, description="Organisation slug.")
     name: str = Field(min_length=1, max_length=64, description="Project slug, unique per owner.")
     description: str | None = Field(default=None, max_length=2000)
+    creator: str | None = Field(
+        default=None, description="The principal creating it: owner of a new organization."
+    )
 
 
 class Project(Payload):

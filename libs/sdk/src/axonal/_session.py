@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from axonal._artifact_upload import Target, attach
+from axonal._credentials import token_for
 from axonal._errors import NotInRunError
 from axonal._offline import OfflineSender, Recorder
 from axonal._run import ApiChannel, OfflineChannel, Run
@@ -36,7 +37,7 @@ def _home() -> Path:
 
 def _api() -> tuple[str, str | None]:
     url = os.environ.get("AXONAL_API_URL") or DEFAULT_API_URL
-    return url.rstrip("/"), os.environ.get("AXONAL_API_TOKEN") or None
+    return url.rstrip("/"), token_for(url)
 
 
 def open_run(

@@ -2,7 +2,7 @@
 
 Where the api is: ``--api-url`` / ``AXONAL_API_URL``, else the ``api_url`` the local stack
 recorded in ``$AXONAL_HOME/stack.json`` (read as plain JSON: the SDK imports no server code).
-The bearer token comes from ``AXONAL_API_TOKEN``.
+The bearer token: see :mod:`axonal._credentials`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from axonal._credentials import token_for
 
 if TYPE_CHECKING:
     import httpx
@@ -79,8 +81,8 @@ def split_project(project: str | None) -> tuple[str, str]:
 #: Hints by HTTP status (the api's message says what went wrong, the hint what to do).
 _HINTS = {
     400: "check the values given",
-    401: "set AXONAL_API_TOKEN to the api's token",
-    403: "the token is not allowed to do this in this project",
+    401: "sign in with [cyan]axonal login[/] (or set AXONAL_API_TOKEN)",
+    403: "your role does not allow this here: ask an admin of the project",
     404: "check the uuid and the project (-p owner/project)",
     409: "it exists already",
     413: "it is larger than the api accepts",
@@ -104,7 +106,7 @@ class ApiClient:
     ) -> None:
         import httpx  # noqa: PLC0415 - `import axonal` stays light
 
-        token = token if token is not None else os.environ.get("AXONAL_API_TOKEN")
+        token = token if token is not None else token_for(base_url)
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.base_url = base_url
         self._http = httpx.Client(

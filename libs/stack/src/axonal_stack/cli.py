@@ -87,6 +87,7 @@ def up(
     settings = _settings(home)
     try:
         control.ensure_not_running(settings)
+        _announce_admin(settings)
         if not detach:
             raise typer.Exit(_foreground(settings))
         with console.status("starting the stack...") as spinner:
@@ -100,6 +101,20 @@ def up(
         _fail(exc)
     console.print(stack_summary(_status(state, running=True)))
     console.print(f"Stop it with [cyan]axonal down[/]; supervisor log: {settings.paths.stack_log}")
+
+
+def _announce_admin(settings: StackSettings) -> None:
+    """Make the home's administrator, and show its credentials the one time they are made."""
+    from axonal.cli.output import console  # noqa: PLC0415
+    from axonal_stack.admin import admin_credentials  # noqa: PLC0415
+
+    admin, made = admin_credentials(settings.home)
+    if made:
+        console.print(
+            f"Administrator [bold]{admin.username}[/], password [bold]{admin.password}[/] "
+            f"(shown once; kept in {settings.home / 'admin.json'}, which this machine's "
+            "CLI and SDK use for this stack)."
+        )
 
 
 def _foreground(settings: StackSettings) -> int:

@@ -28,6 +28,7 @@ import psutil
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
+from axonal_stack.admin import admin_env
 from axonal_stack.discovery import ServiceEntry, discover_services
 from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
@@ -257,6 +258,8 @@ class Supervisor:
         if self.state.api_url:
             env["AXONAL_API_URL"] = self.state.api_url
         env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
+        for name, value in admin_env(self.settings.home).items():
+            env.setdefault(name, value)
         env.setdefault("AXONAL_EVALUATION_SECRET_KEY", self.paths.read_connection_key())
         # A laptop's webhook receivers listen on loopback: allowed here, by configuration.
         env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")

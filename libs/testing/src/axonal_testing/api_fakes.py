@@ -36,7 +36,12 @@ from axonal_events.runs import (
     StatusHistory,
 )
 
-__all__ = ["FakePlatform", "api_in_thread"]
+__all__ = ["OPERATOR", "OPERATOR_TOKEN", "FakePlatform", "api_in_thread"]
+
+#: The operator's token (``AXONAL_API_TOKEN``) of an api whose identity service is a fake:
+#: a superuser, so that tests of route shapes pass the permission checks.
+OPERATOR_TOKEN = "operator-test-token"  # noqa: S105 - a test value
+OPERATOR = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ import structlog
 from fastapi import Depends, FastAPI
 
 from axonal_api import VERSION
-from axonal_api.deps import authorize
+from axonal_api.access import check_permissions, enforce
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
 from axonal_api.prompt_cache import PromptCache
@@ -17,6 +17,7 @@ from axonal_api.routes import (
     alerts,
     api_keys,
     artifacts,
+    auth,
     automations,
     compare,
     connections,
@@ -31,6 +32,7 @@ from axonal_api.routes import (
     metrics,
     model_evaluations,
     models,
+    principals,
     projects,
     prompts,
     public_annotation_queues,
@@ -71,8 +73,6 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         if not connect:
             yield
             return
-        if settings.api_token is None:
-            log.warning("api.no_token", hint="set AXONAL_API_TOKEN to require a bearer token")
         nc = await connect_nats(settings, name="axonal-api", max_reconnect_attempts=-1)
         broker = create_broker(settings, service="api")
         serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
@@ -102,6 +102,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         version=VERSION,
         description="The platform over HTTP: every read is an RPC, every write a command.",
         lifespan=lifespan,
+        dependencies=[Depends(enforce)],  # every route: the permission it declares
     )
     app.state.settings = settings
     app.state.gateway = None
@@ -139,6 +140,8 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         connections,
         projects,
         api_keys,
+        auth,
+        principals,
         traces_v1,
         llm_v1,
         llm_models,
@@ -149,7 +152,8 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         queues,
         evals,
     ):
-        app.include_router(module.router, dependencies=[Depends(authorize)])
+        app.include_router(module.router)
+    check_permissions(app)
     if settings.api_web_dir is not None:
         ui.include(app, settings.api_web_dir)  # last: it answers the GETs no API route takes
     return app

@@ -10,6 +10,8 @@ from axonal_bus.service import Service
 from axonal_identity.api_keys import rpc as api_keys_rpc
 from axonal_identity.audit import handlers as audit_handlers
 from axonal_identity.context import Context
+from axonal_identity.principals import bootstrap
+from axonal_identity.principals import rpc as principals_rpc
 from axonal_identity.projects import rpc as projects_rpc
 from axonal_identity.settings import IdentitySettings
 
@@ -27,5 +29,7 @@ def build_app(settings: IdentitySettings) -> FastStream:
     ctx = Context(SERVICE, settings)
     projects_rpc.register(ctx)
     api_keys_rpc.register(ctx)
+    principals_rpc.register(ctx)
+    bootstrap.register(ctx)
     audit_handlers.register(ctx)
     return ctx.application()

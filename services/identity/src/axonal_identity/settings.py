@@ -1,8 +1,9 @@
 """Identity settings: the shared service settings (``AXONAL_NATS_URL``,
-``AXONAL_DATABASE_URL``...); the service has none of its own yet (prefix ``AXONAL_IDENTITY_``)."""
+``AXONAL_DATABASE_URL``...) and the first administrator's (prefix ``AXONAL_IDENTITY_``)."""
 
 from __future__ import annotations
 
+from pydantic import Field, SecretStr
 from pydantic_settings import SettingsConfigDict
 
 from axonal_bus.service import ServiceSettings
@@ -11,4 +12,10 @@ __all__ = ["IdentitySettings"]
 
 
 class IdentitySettings(ServiceSettings):
+    """``admin_password``/``admin_token`` make (or update) the superuser ``admin_name``."""
+
     model_config = SettingsConfigDict(env_prefix="AXONAL_IDENTITY_")
+
+    admin_name: str = Field(default="admin", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    admin_password: SecretStr | None = None
+    admin_token: SecretStr | None = None

@@ -12,13 +12,30 @@ from axonal_events.api_keys import (
     VerifyApiKeyRequest,
 )
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_events.principals import (
+    AuthenticateRequest,
+    CreatePrincipalRequest,
+    CreateTokenRequest,
+    ListMembersRequest,
+    ListPrincipalsRequest,
+    ListTokensRequest,
+    MemberList,
+    PasswordLoginRequest,
+    Principal,
+    PrincipalInfo,
+    PrincipalList,
+    RevokeTokenRequest,
+    SetRoleRequest,
+    TokenCreated,
+    TokenList,
+)
 from axonal_events.rpc import Rpc
 
 __all__ = ["Identity"]
 
 
 class Identity:
-    """Projects and their API keys."""
+    """Projects, their API keys, and principals with their tokens and roles."""
 
     create_project = Rpc(
         "identity", "create_project", CreateProjectRequest, Project, "Create a project."
@@ -41,4 +58,39 @@ class Identity:
     )
     revoke_api_key = Rpc(
         "identity", "revoke_api_key", RevokeApiKeyRequest, ApiKeyList, "Revoke a key."
+    )
+    authenticate = Rpc(
+        "identity", "authenticate", AuthenticateRequest, Principal, "Who a token acts for."
+    )
+    login = Rpc(
+        "identity",
+        "login",
+        PasswordLoginRequest,
+        TokenCreated,
+        "A new expiring token for a user's name and password.",
+    )
+    create_principal = Rpc(
+        "identity", "create_principal", CreatePrincipalRequest, PrincipalInfo, "A user or service."
+    )
+    list_principals = Rpc(
+        "identity", "list_principals", ListPrincipalsRequest, PrincipalList, "Users and services."
+    )
+    create_token = Rpc(
+        "identity",
+        "create_token",
+        CreateTokenRequest,
+        TokenCreated,
+        "A personal access or service account token; the secret is returned only here.",
+    )
+    list_tokens = Rpc("identity", "list_tokens", ListTokensRequest, TokenList, "A principal's.")
+    revoke_token = Rpc("identity", "revoke_token", RevokeTokenRequest, TokenList, "Revoke one.")
+    set_role = Rpc(
+        "identity",
+        "set_role",
+        SetRoleRequest,
+        MemberList,
+        "Grant or remove a role in an organization or project; the members after.",
+    )
+    list_members = Rpc(
+        "identity", "list_members", ListMembersRequest, MemberList, "Roles held there."
     )

@@ -91,6 +91,9 @@ class Api:
     def post(self, path: str, model: type[M], **kwargs: Any) -> M:
         return self.call("POST", path, model, **kwargs)
 
+    def put(self, path: str, model: type[M], **kwargs: Any) -> M:
+        return self.call("PUT", path, model, **kwargs)
+
     def patch(self, path: str, model: type[M], **kwargs: Any) -> M:
         return self.call("PATCH", path, model, **kwargs)
 

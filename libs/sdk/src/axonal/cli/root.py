@@ -25,18 +25,28 @@ __all__ = ["COMMANDS", "AxonalGroup", "Lazy", "app"]
 RUNS = "Runs"
 EVENTS = "Alerts, automations and events"
 LLM = "LLM observability"
+ACCESS = "Access"
 
 
 @dataclass(frozen=True)
 class Lazy:
-    """A command of the root: the module whose ``app`` it is, its one-line help, its panel."""
+    """A command of the root: the module whose ``app`` (or ``attr``) it is, its one-line
+    help, its panel."""
 
     module: str
     help: str
     panel: str
+    attr: str = "app"
 
 
 COMMANDS: dict[str, Lazy] = {
+    "login": Lazy(
+        "axonal.cli.signin", "Sign in to an api and keep a token for it.", ACCESS, "login"
+    ),
+    "logout": Lazy("axonal.cli.signin", "Forget the token kept for an api.", ACCESS, "logout"),
+    "whoami": Lazy("axonal.cli.signin", "Who your credentials act for.", ACCESS, "whoami"),
+    "users": Lazy("axonal.cli.users", "Users, service accounts and their tokens.", ACCESS),
+    "members": Lazy("axonal.cli.members", "Roles in organizations and projects.", ACCESS),
     "run": Lazy("axonal.cli.run", "Submit a run and print its uuid.", RUNS),
     "check": Lazy("axonal.cli.check", "Validate polyaxonfiles and compile them.", RUNS),
     "ops": Lazy("axonal.cli.ops", "List, inspect, follow and act on runs.", RUNS),
@@ -133,7 +143,7 @@ class AxonalGroup(_QuietHelp, TyperGroup):
         if lazy is None:
             return self.plugin_commands().get(cmd_name)
         module = importlib.import_module(lazy.module)
-        command = typer.main.get_command(module.app)
+        command = typer.main.get_command(getattr(module, lazy.attr))
         command.name = cmd_name
         self._loaded[cmd_name] = command
         return command

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 
+from axonal_api.access import CallerDep
 from axonal_api.deps import GatewayDep
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_events.api_keys import (
@@ -27,11 +28,14 @@ router = APIRouter(
 @router.post("", status_code=201, summary="Create an API key (the secret is shown once)")
 async def create_key(
     gw: GatewayDep,
+    who: CallerDep,
     owner: Owner,
     project: Project,
     note: Annotated[str | None, Body(embed=True, max_length=500)] = None,
 ) -> ApiKeyCreated:
-    request = CreateApiKeyRequest(project=f"{owner}/{project}", note=note)
+    # the key acts with its creator's role (the operator's token is nobody: member)
+    holder = who.principal.name if who.via in ("token", "session") and who.principal else None
+    request = CreateApiKeyRequest(project=f"{owner}/{project}", note=note, owner=holder)
     return await gw.call(Identity.create_api_key, request)
 
 

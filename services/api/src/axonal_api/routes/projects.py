@@ -1,14 +1,23 @@
-"""``/api/v1/projects``: create and list, answered by the identity service."""
+"""``/api/v1/projects``: create and list, answered by the identity service.
+
+Anyone signed in may found a new organization by creating its first project (and becomes its
+owner); in an existing organization it takes an ``admin``. The list holds the projects the
+caller may see.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
 
+from axonal_api.access import CallerDep
 from axonal_api.deps import GatewayDep
+from axonal_api.errors import ApiError
 from axonal_api.routes.runs import ERRORS, SLUG
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_events.principals import Role
 from axonal_events.rpcs import Identity
 
 __all__ = ["router"]
@@ -16,13 +25,32 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api/v1/projects", tags=["projects"], responses=ERRORS)
 
 
+class NewProject(BaseModel):
+    owner: str = Field(min_length=1, max_length=64, description="Organisation slug.")
+    name: str = Field(min_length=1, max_length=64, description="Project slug, unique per owner.")
+    description: str | None = Field(default=None, max_length=2000)
+
+
 @router.post("", status_code=201, summary="Create a project")
-async def create_project(gw: GatewayDep, body: CreateProjectRequest) -> Project:
-    return await gw.call(Identity.create_project, body)
+async def create_project(gw: GatewayDep, who: CallerDep, body: NewProject) -> Project:
+    if who.role_in_org(body.owner) < Role.ADMIN:
+        existing = await gw.call(Identity.list_projects, ListProjectsRequest(owner=body.owner))
+        if existing.projects or who.principal is None:
+            raise ApiError(
+                403,
+                "forbidden",
+                f"{who.name} is not an admin of organization {body.owner}; "
+                "an admin creates its projects",
+            )
+    creator = who.principal.name if who.principal and not who.superuser else None
+    request = CreateProjectRequest(**body.model_dump(), creator=creator)
+    return await gw.call(Identity.create_project, request)
 
 
-@router.get("", summary="List projects")
+@router.get("", summary="List the projects the caller may see")
 async def list_projects(
-    gw: GatewayDep, owner: Annotated[str | None, Query(pattern=SLUG)] = None
+    gw: GatewayDep, who: CallerDep, owner: Annotated[str | None, Query(pattern=SLUG)] = None
 ) -> ProjectList:
-    return await gw.call(Identity.list_projects, ListProjectsRequest(owner=owner))
+    found = await gw.call(Identity.list_projects, ListProjectsRequest(owner=owner))
+    visible = [p for p in found.projects if who.role_in(f"{p.owner}/{p.name}") >= Role.VIEWER]
+    return ProjectList(projects=visible)

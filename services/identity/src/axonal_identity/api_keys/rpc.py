@@ -18,6 +18,7 @@ from axonal_events.rpcs import Identity
 from axonal_identity.api_keys import store
 from axonal_identity.context import Context
 from axonal_identity.domain.api_keys import new_key, secret_matches
+from axonal_identity.principals import store as principals_store
 
 __all__ = ["create_api_key", "list_api_keys", "register", "revoke_api_key", "verify_api_key"]
 
@@ -30,11 +31,21 @@ async def _project(conn: Connection, slug: str) -> KeyProject:
     return project
 
 
+async def _owner_id(conn: Connection, name: str | None) -> str | None:
+    if name is None:
+        return None
+    found = await principals_store.by_name(conn, name)
+    if found is None:
+        raise NotFound(f"principal {name} does not exist")
+    return found.id
+
+
 async def create_api_key(ctx: Context, request: CreateApiKeyRequest) -> ApiKeyCreated:
     key = new_key()
     async with ctx.pool.acquire() as conn:
         project = await _project(conn, request.project)
-        info = await store.insert_key(conn, project, key, request.note)
+        owner_id = await _owner_id(conn, request.owner)
+        info = await store.insert_key(conn, project, key, request.note, owner_id)
     return ApiKeyCreated(**info.model_dump(), secret_key=key.secret_key)
 
 

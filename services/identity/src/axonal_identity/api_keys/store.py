@@ -10,9 +10,16 @@ from axonal_identity.domain.api_keys import NewKey
 
 __all__ = ["insert_key", "key_by_public", "list_keys", "project_by_slug", "revoke_key"]
 
+# A key acts with its owner's role in the project (a key made before owners: ``member``).
 _SELECT = (
     "SELECT k.id, k.public_key, k.secret_hint, k.note, k.created_at, k.secret_hash, "
-    "p.id AS project_id, p.owner, p.name FROM api_keys k JOIN projects p ON p.id = k.project_id "
+    "p.id AS project_id, p.owner, p.name, o.name AS key_owner, "
+    "COALESCE(CASE WHEN o.superuser THEN 'owner' END, pr.role, orr.role, "
+    "CASE WHEN k.owner_id IS NULL THEN 'member' END, 'none') AS role "
+    "FROM api_keys k JOIN projects p ON p.id = k.project_id "
+    "LEFT JOIN principals o ON o.id = k.owner_id "
+    "LEFT JOIN project_roles pr ON pr.project_id = k.project_id AND pr.principal_id = k.owner_id "
+    "LEFT JOIN org_roles orr ON orr.org = p.owner AND orr.principal_id = k.owner_id "
 )
 
 
@@ -24,6 +31,8 @@ def _info(row: Any) -> ApiKeyInfo:
         note=row["note"],
         created_at=row["created_at"],
         project=KeyProject(id=row["project_id"], owner=row["owner"], name=row["name"]),
+        owner=row["key_owner"],
+        role=row["role"],
     )
 
 
@@ -35,17 +44,18 @@ async def project_by_slug(conn: Connection, owner: str, name: str) -> KeyProject
 
 
 async def insert_key(
-    conn: Connection, project: KeyProject, key: NewKey, note: str | None
+    conn: Connection, project: KeyProject, key: NewKey, note: str | None, owner_id: str | None
 ) -> ApiKeyInfo:
     await conn.execute(
-        "INSERT INTO api_keys (id, project_id, public_key, secret_hash, secret_hint, note) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO api_keys (id, project_id, public_key, secret_hash, secret_hint, note, "
+        "owner_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         key.id,
         project.id,
         key.public_key,
         key.secret_hash,
         key.secret_hint,
         note,
+        owner_id,
     )
     row = await conn.fetchrow(_SELECT + "WHERE k.id = $1", key.id)
     return _info(row)

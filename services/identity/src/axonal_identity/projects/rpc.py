@@ -25,6 +25,8 @@ async def create_project(ctx: Context, request: CreateProjectRequest) -> Project
         project = await store.insert_project(conn, created)
         if project is None:
             raise Conflict(f"project {request.owner}/{request.name} already exists")
+        if request.creator is not None:
+            await store.found_organization(conn, created.owner, request.creator)
         event = new_event(created, source=ctx.source, project=f"{created.owner}/{created.name}")
         await enqueue(conn, ctx.subjects, event)
     return project

@@ -6,7 +6,7 @@ from axonal_db import Connection
 from axonal_events import ProjectCreated
 from axonal_events.identity import Project
 
-__all__ = ["insert_project", "list_projects"]
+__all__ = ["found_organization", "insert_project", "list_projects"]
 
 
 async def insert_project(conn: Connection, project: ProjectCreated) -> Project | None:
@@ -29,3 +29,14 @@ async def list_projects(conn: Connection, owner: str | None) -> list[Project]:
         owner,
     )
     return [Project.model_validate(dict(row)) for row in rows]
+
+
+async def found_organization(conn: Connection, org: str, creator: str) -> None:
+    """Make ``creator`` the owner of ``org`` if nobody holds a role there yet."""
+    await conn.execute(
+        "INSERT INTO org_roles (org, principal_id, role) SELECT $1, id, 'owner' "
+        "FROM principals WHERE name = $2 AND NOT superuser "
+        "AND NOT EXISTS (SELECT 1 FROM org_roles WHERE org = $1) ON CONFLICT DO NOTHING",
+        org,
+        creator,
+    )

@@ -1,0 +1,1 @@
+"""Principals: users and service accounts, their tokens and their roles."""
