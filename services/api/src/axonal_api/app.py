@@ -73,7 +73,12 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
             return
         if settings.api_token is None:
             log.warning("api.no_token", hint="set AXONAL_API_TOKEN to require a bearer token")
-        nc = await connect_nats(settings, name="axonal-api", max_reconnect_attempts=-1)
+        nc = await connect_nats(
+            settings,
+            name="axonal-api",
+            max_reconnect_attempts=-1,
+            inbox_prefix=settings.subjects.inbox_prefix("api"),
+        )
         broker = create_broker(settings, service="api")
         serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
         await broker.start()
