@@ -1,5 +1,7 @@
 """Who may do what on the bus: one NATS user per service, its permissions derived from here.
 
+``make nats-users`` writes the users of ``deploy/`` from here.
+
 :data:`ACCESS` says, for every service, the events it emits, the commands it sends, the RPCs
 it calls, the durable consumers it binds and the core subjects it listens to (what it serves
 follows from its name: ``<ns>.rpc.<service>.*``). :func:`permissions` turns one entry into
