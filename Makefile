@@ -15,7 +15,7 @@ WEB_INPUTS := $(shell find $(WEB)/src $(WEB)/public -type f 2>/dev/null) \
 # Touched after `npm ci`: node_modules is as old as its last install.
 WEB_MODULES := $(WEB)/node_modules/.installed
 
-.PHONY: install up down status web test lint format bench asyncapi k8s-fields clean
+.PHONY: install up down status web test lint format bench asyncapi nats-users k8s-fields clean
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,9 @@ bench: install ## Benchmarks: print figures and ratios
 
 asyncapi: install ## Regenerate the committed AsyncAPI document
 	$(RUN) python -m axonal_events.asyncapi > docs/asyncapi.json
+
+nats-users: install ## Regenerate the NATS users and permissions of deploy/ (compose and Kubernetes)
+	$(RUN) python scripts/nats-users
 
 k8s-fields: install ## Regenerate the Kubernetes field names the spec library checks
 	$(RUN) python libs/spec/tools/k8s_fields.py > libs/spec/src/axonal_spec/models/k8s_fields.json

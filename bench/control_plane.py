@@ -26,6 +26,9 @@ from pathlib import Path
 import httpx
 import nats
 
+from axonal_stack.settings import StackPaths
+from axonal_stack.users import admin_url
+
 REPS = 50
 POLYAXON_DAG_LEVEL = 1.0  # seconds, measured: next op queued at the next agent poll
 JOB = """
@@ -145,7 +148,8 @@ def main() -> None:
         cli(home, "up", "--detach")
         try:
             status = cli(home, "status", "--json")
-            asyncio.run(measure(status["api_url"], status["nats_url"]))
+            nats_url = admin_url(StackPaths(home).nats_users, status["nats_url"])
+            asyncio.run(measure(status["api_url"], nats_url))
         finally:
             cli(home, "down")
 

@@ -31,6 +31,8 @@ import nats
 from nats.js.api import ConsumerConfig
 
 from axonal_events import RunStatus, RunStatusChanged, Subjects, new_event
+from axonal_stack.settings import StackPaths
+from axonal_stack.users import admin_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 from control_plane import cli
@@ -241,7 +243,8 @@ def main() -> None:
         cli(home, "up", "--detach")
         try:
             status = cli(home, "status", "--json")
-            asyncio.run(measure(home, status["nats_url"], status["database_url"]))
+            nats_url = admin_url(StackPaths(home).nats_users, status["nats_url"])
+            asyncio.run(measure(home, nats_url, status["database_url"]))
         finally:
             cli(home, "down")
 

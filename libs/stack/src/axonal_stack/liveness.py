@@ -19,6 +19,7 @@ from axonal_bus.ping import ping
 from axonal_bus.settings import BusSettings
 from axonal_stack.policy import PingOutcome
 from axonal_stack.probes import NatsProbe, ProbeError
+from axonal_stack.users import with_credentials
 
 __all__ = ["BusWatch"]
 
@@ -63,6 +64,13 @@ class BusWatch:
         self.connected.set()
         return self.nc
 
+    def _probe_url(self) -> str:
+        settings = self.settings
+        if not settings.nats_user:
+            return settings.nats_url
+        password = settings.nats_password.get_secret_value() if settings.nats_password else ""
+        return with_credentials(settings.nats_url, settings.nats_user, password)
+
     def nats_up(self) -> bool:
         """NATS runs and this connection to it is up."""
         return self.server_up() and self.nc is not None and self.nc.is_connected
@@ -77,7 +85,7 @@ class BusWatch:
         if not self.nats_up():
             return False
         try:
-            probe = await NatsProbe.connect(self.settings.nats_url, PING_TIMEOUT)
+            probe = await NatsProbe.connect(self._probe_url(), PING_TIMEOUT)
         except ProbeError:
             return False
         await probe.close()

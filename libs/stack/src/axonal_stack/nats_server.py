@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import sys
@@ -81,7 +82,11 @@ class NatsServer(ServerProcess):
 
     def prepare(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.config_path.write_text(self.config())
+        # readable by its owner only: users' passwords may be part of it
+        fd = os.open(self.config_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(self.config())
+        self.config_path.chmod(0o600)
 
     def command(self) -> list[str]:
         return [nats_server_binary(), "-c", str(self.config_path)]

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Mapping
 
 from axonal_db import connect
+from axonal_events import Subjects
+from axonal_events.access import users_config
 from axonal_stack.nats_server import NatsServer
 from axonal_stack.policy import choose_port
 from axonal_stack.ports import free_port
@@ -47,11 +50,17 @@ class _Nats(NatsServer):
         return {"preexec_fn": parent_death_signal()}
 
 
-def nats_server(settings: StackSettings, recorded_port: int | None) -> NatsServer:
-    """NATS under ``home/nats`` (not started)."""
+def nats_server(
+    settings: StackSettings, recorded_port: int | None, passwords: Mapping[str, str]
+) -> NatsServer:
+    """NATS under ``home/nats`` (not started), with a user per service (``passwords``)."""
     port = pick_port(recorded_port, settings.nats_port, settings.host)
     server = _Nats(
-        settings.paths.nats, host=settings.host, port=port, sync_interval=settings.sync_interval
+        settings.paths.nats,
+        host=settings.host,
+        port=port,
+        sync_interval=settings.sync_interval,
+        extra_config=users_config(Subjects(settings.namespace), passwords),
     )
     server.port = port  # its own free-port check refuses ports still in TIME_WAIT
     return server

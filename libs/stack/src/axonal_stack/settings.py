@@ -107,6 +107,11 @@ class StackPaths:
         return self.home / "run-token.secret"
 
     @property
+    def nats_users(self) -> Path:
+        """The NATS users' passwords (:mod:`axonal_stack.users`)."""
+        return self.home / "nats-users.json"
+
+    @property
     def connection_key(self) -> Path:
         return self.home / "connection.key"
 

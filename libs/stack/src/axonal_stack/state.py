@@ -66,6 +66,9 @@ class StackState(BaseModel):
     nats_url: str | None = None
     nats_port: int | None = None
     nats: ProcessRef | None = None
+    nats_users: bool = Field(
+        default=False, description="The stack's NATS has its users (``nats-users.json``)."
+    )
     database_url: str | None = None
     postgres_port: int | None = None
     postgres: ProcessRef | None = None

@@ -24,10 +24,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import psutil
+from pydantic import SecretStr
 
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
+from axonal_events import Subjects
+from axonal_events.access import ADMIN_USER, RUN_USER
 from axonal_stack.admin import admin_env
 from axonal_stack.discovery import ServiceEntry, discover_services
 from axonal_stack.liveness import BusWatch
@@ -39,6 +42,7 @@ from axonal_stack.server_runner import ServerRunner
 from axonal_stack.servers import ensure_database, nats_server, pick_port, postgres_server
 from axonal_stack.settings import DATABASE_NAME, StackSettings
 from axonal_stack.state import Phase, StackState, read_state, write_state
+from axonal_stack.users import read_passwords, with_credentials
 
 __all__ = ["StartupError", "Supervisor", "main"]
 
@@ -78,6 +82,7 @@ class Supervisor:
         self._server_runners: dict[str, ServerRunner] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: BusWatch | None = None  # the supervisor's own connection to NATS
+        self._passwords: dict[str, str] = {}  # NATS users of the stack's own NATS
         self.state = StackState(home=str(settings.home), namespace=settings.namespace)
 
     def request_stop(self) -> None:
@@ -199,11 +204,17 @@ class Supervisor:
         if self.settings.nats_url:
             self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
             return
-        nats = nats_server(self.settings, self.state.nats_port)
+        self._passwords = read_passwords(self.paths.nats_users, Subjects(self.settings.namespace))
+        nats = nats_server(self.settings, self.state.nats_port, self._passwords)
         self._run_server("nats", nats, timeout=30)
         assert nats.pid is not None
         self.state = self.state.model_copy(
-            update={"nats_url": nats.url, "nats_port": nats.port, "nats": ref_for(nats.pid)}
+            update={
+                "nats_url": nats.url,
+                "nats_port": nats.port,
+                "nats": ref_for(nats.pid),
+                "nats_users": True,
+            }
         )
 
     async def _start_postgres(self) -> None:
@@ -228,6 +239,13 @@ class Supervisor:
     async def _provision(self) -> None:
         assert self.state.nats_url is not None
         bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
+        if self._passwords:
+            bus = bus.model_copy(
+                update={
+                    "nats_user": ADMIN_USER,
+                    "nats_password": SecretStr(self._passwords[ADMIN_USER]),
+                }
+            )
         try:
             self._bus = BusWatch(bus, self._nats_server_up)
             nc = await self._bus.connect()
@@ -244,7 +262,23 @@ class Supervisor:
         url = self.settings.api_url or f"http://{host}:{port}"
         self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
 
-    def _service_env(self) -> dict[str, str]:
+    def _service_env(self, service: str) -> dict[str, str]:
+        env = self._shared_env()
+        if service == "identity":  # it makes the home's administrator
+            env = admin_env(self.settings.home) | env
+        if not self._passwords:
+            return env
+        if service not in self._passwords:
+            raise StartupError(
+                f"{service} has no NATS user: add its bus access to axonal_events.access.ACCESS"
+            )
+        env.update(AXONAL_NATS_USER=service, AXONAL_NATS_PASSWORD=self._passwords[service])
+        if service == "agent":  # its runs publish their metrics as the run user
+            run_url = with_credentials(env["AXONAL_NATS_URL"], RUN_USER, self._passwords[RUN_USER])
+            env["AXONAL_AGENT_RUN_NATS_URL"] = run_url
+        return env
+
+    def _shared_env(self) -> dict[str, str]:
         env = dict(os.environ)
         env.update(
             AXONAL_HOME=str(self.settings.home),
@@ -258,8 +292,6 @@ class Supervisor:
         if self.state.api_url:
             env["AXONAL_API_URL"] = self.state.api_url
         env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
-        for name, value in admin_env(self.settings.home).items():
-            env.setdefault(name, value)
         env.setdefault("AXONAL_EVALUATION_SECRET_KEY", self.paths.read_connection_key())
         # A laptop's webhook receivers listen on loopback: allowed here, by configuration.
         env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
@@ -270,12 +302,11 @@ class Supervisor:
         return runner is None or runner.up.is_set()
 
     def _start_services(self) -> None:
-        env = self._service_env()
         assert self._bus is not None
         for entry in self.services:
             runner = ServiceRunner(
                 entry,
-                env=env,
+                env=self._service_env(entry.name),
                 log_path=self.paths.service_log(entry.name),
                 probe=self._bus.probe,
                 on_change=self._update,

@@ -1,9 +1,15 @@
-"""Fixtures: a real ``nats-server`` per test session and an isolated namespace per test."""
+"""Fixtures: a real ``nats-server`` per test session and an isolated namespace per test.
+
+That shared server runs without authentication; :func:`secured_bus` starts one of the test's
+own with the users and permissions the embedded stack gives each service
+(:mod:`axonal_events.access`).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -18,9 +24,19 @@ from nats.js.errors import NotFoundError
 from axonal_bus.provision import provision
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
+from axonal_events.access import ADMIN_USER, all_permissions, users_config
 from axonal_stack.nats_server import NatsServer
 
-__all__ = ["NatsEndpoint", "bus_settings", "namespace", "nats_client", "nats_server", "subjects"]
+__all__ = [
+    "NatsEndpoint",
+    "SecuredBus",
+    "bus_settings",
+    "namespace",
+    "nats_client",
+    "nats_server",
+    "secured_bus",
+    "subjects",
+]
 
 
 @dataclass(frozen=True)
@@ -78,3 +94,52 @@ async def bus_settings(
         for spec in settings.subjects.streams():
             with contextlib.suppress(NotFoundError):
                 await js.delete_stream(spec.name)
+
+
+@dataclass(frozen=True)
+class SecuredBus:
+    """A nats-server enforcing the platform's users, its streams provisioned by ``admin``."""
+
+    url: str
+    subjects: Subjects
+    passwords: dict[str, str]
+    log: Path
+
+    def server_log(self) -> str:
+        """What the server logged so far (it logs every permissions violation)."""
+        return self.log.read_text() if self.log.exists() else ""
+
+    def settings(self, user: str) -> BusSettings:
+        """Bus settings that connect as ``user`` (a service's name, ``admin`` or ``run``)."""
+        return BusSettings.model_validate(
+            {
+                "nats_url": self.url,
+                "namespace": self.subjects.namespace,
+                "nats_user": user,
+                "nats_password": self.passwords[user],
+            }
+        )
+
+
+@pytest_asyncio.fixture
+async def secured_bus(
+    tmp_path_factory: pytest.TempPathFactory, namespace: str
+) -> AsyncIterator[SecuredBus]:
+    """A nats-server of this test's own with a user per service (random passwords)."""
+    subjects = Subjects(namespace)
+    passwords = {user: secrets.token_urlsafe(16) for user in all_permissions(subjects)}
+    server = NatsServer(
+        Path(tmp_path_factory.mktemp("secured-nats")),
+        extra_config=users_config(subjects, passwords),
+    )
+    server.start()
+    try:
+        bus = SecuredBus(server.url, subjects, passwords, server.log_path)
+        admin = await nats.connect(server.url, user=ADMIN_USER, password=passwords[ADMIN_USER])
+        try:
+            await provision(admin.jetstream(), subjects, replicas=1)
+        finally:
+            await admin.close()
+        yield bus
+    finally:
+        server.stop()

@@ -22,6 +22,8 @@ import pytest
 
 from axonal_stack.ports import free_port
 from axonal_stack.processes import stop_all, strays
+from axonal_stack.settings import StackPaths
+from axonal_stack.users import admin_url
 
 __all__ = [
     "RunningStack",
@@ -67,7 +69,9 @@ def axonal_cli(
 
 @dataclass
 class RunningStack:
-    """A detached stack: where it is, and its ``axonal status --json`` document."""
+    """A detached stack: where it is, and its ``axonal status --json`` document.
+
+    ``nats_url`` carries the credentials of the stack's NATS ``admin`` user."""
 
     home: Path
     nats_url: str
@@ -108,7 +112,8 @@ def start_stack(home: Path, env: Mapping[str, str] | None = None) -> RunningStac
         )
     handle = RunningStack(home, "", "", {}, dict(env or {}), elapsed)
     status = handle.refresh()
-    handle.nats_url = status["nats_url"]
+    # as the stack's admin: tests and benchmarks read and write every subject
+    handle.nats_url = admin_url(StackPaths(home).nats_users, status["nats_url"])
     handle.database_url = status["database_url"]
     return handle
 

@@ -52,6 +52,11 @@ class AgentSettings(ServiceSettings):
         validation_alias=AliasChoices("AXONAL_AGENT_RUN_TOKEN_SECRET", "AXONAL_RUN_TOKEN_SECRET"),
         description="Signs each run's AXONAL_API_TOKEN (the api shares it); unset: no token.",
     )
+    run_nats_url: SecretStr | None = Field(
+        default=None,
+        description="Given to runs as AXONAL_NATS_URL, with the credentials of a NATS user that "
+        "may publish runs' metrics (the stack's `run`); unset: the agent's own AXONAL_NATS_URL.",
+    )
     run_token_ttl_seconds: float = Field(default=30 * 86400, gt=0)
     stop_grace_seconds: float = Field(default=10.0, ge=0)
     service_ready_seconds: float = Field(
@@ -62,10 +67,15 @@ class AgentSettings(ServiceSettings):
         default=1.0, gt=0, description="Delay before a run that does not fit is offered again."
     )
 
-    @field_validator("run_token_secret", mode="before")
+    @field_validator("run_token_secret", "run_nats_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return value or None
+
+    @property
+    def runs_nats_url(self) -> str:
+        """The NATS URL runs publish their metrics to."""
+        return self.run_nats_url.get_secret_value() if self.run_nats_url else self.nats_url
 
     @property
     def slots(self) -> Resources:

@@ -73,7 +73,12 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         if not connect:
             yield
             return
-        nc = await connect_nats(settings, name="axonal-api", max_reconnect_attempts=-1)
+        nc = await connect_nats(
+            settings,
+            name="axonal-api",
+            max_reconnect_attempts=-1,
+            inbox_prefix=settings.subjects.inbox_prefix("api"),
+        )
         broker = create_broker(settings, service="api")
         serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
         await broker.start()

@@ -164,7 +164,7 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
         run_uuid=cmd.run_uuid,
         attempt=cmd.attempt,
         project=attempt.project,
-        nats_url=ctx.settings.nats_url,
+        nats_url=ctx.settings.runs_nats_url,
         namespace=ctx.subjects.namespace,
         folder=attempt.folder,
         outputs_file=attempt.outputs_file,
