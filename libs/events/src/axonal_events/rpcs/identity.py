@@ -12,6 +12,13 @@ from axonal_events.api_keys import (
     VerifyApiKeyRequest,
 )
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_events.retention import (
+    DeleteProjectRequest,
+    DeletionAccepted,
+    ProjectRef,
+    ProjectRetention,
+    SetRetentionRequest,
+)
 from axonal_events.rpc import Rpc
 
 __all__ = ["Identity"]
@@ -41,4 +48,21 @@ class Identity:
     )
     revoke_api_key = Rpc(
         "identity", "revoke_api_key", RevokeApiKeyRequest, ApiKeyList, "Revoke a key."
+    )
+    delete_project = Rpc(
+        "identity",
+        "delete_project",
+        DeleteProjectRequest,
+        DeletionAccepted,
+        "Delete a project; every service deletes its data and confirms it.",
+    )
+    get_retention = Rpc(
+        "identity", "get_retention", ProjectRef, ProjectRetention, "A project's retention."
+    )
+    set_retention = Rpc(
+        "identity",
+        "set_retention",
+        SetRetentionRequest,
+        ProjectRetention,
+        "Set a project's retention; the owning services apply it.",
     )
