@@ -94,6 +94,9 @@ class Api:
     def patch(self, path: str, model: type[M], **kwargs: Any) -> M:
         return self.call("PATCH", path, model, **kwargs)
 
+    def put(self, path: str, model: type[M], **kwargs: Any) -> M:
+        return self.call("PUT", path, model, **kwargs)
+
     def delete(self, path: str, model: type[M], **kwargs: Any) -> M:
         return self.call("DELETE", path, model, **kwargs)
 
