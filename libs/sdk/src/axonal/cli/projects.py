@@ -139,8 +139,8 @@ def _show(found: ProjectRetention) -> None:
     console.print(table)
 
 
-@retention.command("show")
-def show(
+@retention.command("get")
+def get(
     name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
     as_json: AsJson = False,
     api_url: ApiUrl = None,
