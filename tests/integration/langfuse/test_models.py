@@ -45,9 +45,6 @@ with lf.start_as_current_observation(name="ask", as_type="generation",
     with lf.start_as_current_observation(name="short", as_type="generation", model="acme-long",
                                          usage_details={"input": 1000, "output": 10}):
         pass
-lf.flush()
-lf.api.models.delete(tiered.id)
-after = lf.api.models.list(limit=200)
 lf.shutdown()
 print(json.dumps({
     "trace_id": trace_id,
@@ -55,8 +52,18 @@ print(json.dumps({
     "fetched_id": fetched.id,
     "listed": [(m.id, m.model_name, m.is_langfuse_managed) for m in listed.data],
     "total_items": listed.meta.total_items,
-    "after": [m.id for m in after.data],
 }, default=str))
+"""
+
+# Generations are priced when the tracking service ingests them, after the SDK's flush has
+# returned: the definition is deleted once the trace is stored, or it may price nothing.
+DELETE_SCRIPT = r"""
+import json, sys
+from langfuse import Langfuse
+
+lf = Langfuse()
+lf.api.models.delete(sys.argv[1])
+print(json.dumps({"after": [m.id for m in lf.api.models.list(limit=200).data]}))
 """
 
 
@@ -88,10 +95,11 @@ def test_definitions_made_with_the_sdk_price_the_projects_generations(langfuse: 
     assert all(managed for _, _, managed in listed[2:])  # then the shipped ones
     assert "shipped-gpt-4o" in [model_id for model_id, _, _ in listed]
     assert out["total_items"] == len(listed)
-    assert tiered["id"] not in out["after"]
-    assert flat["id"] in out["after"]
 
     trace = langfuse.trace(out["trace_id"], observations=3)
+    after = langfuse.run_sdk(DELETE_SCRIPT, tiered["id"])["after"]
+    assert tiered["id"] not in after
+    assert flat["id"] in after
     by_name = {o["name"]: o for o in trace["observations"]}
     assert by_name["ask"]["costDetails"]["total"] == pytest.approx(1000 * 1e-6 + 100 * 2e-6)
     assert by_name["long"]["costDetails"]["input"] == pytest.approx(300000 * 2e-6)

@@ -28,6 +28,7 @@ __all__ = [
     "ListArtifactVersions",
     "ListArtifacts",
     "ReadLineage",
+    "content_key",
 ]
 
 #: Names as users write them (``model``, ``eval/roc``, ``weights.pt``), bounded.
@@ -35,6 +36,12 @@ ARTIFACT_NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_./:-]{0,199}$"
 #: A summary is small JSON (histogram counts, a few curve points), sent in an HTTP header.
 MAX_SUMMARY_BYTES = 8192
 _RUN_UUID = r"^[0-9a-f]{32}$"
+
+
+def content_key(project: str, sha256: str) -> str:
+    """Where the bytes with digest ``sha256`` of ``project`` (``owner/name``) are stored once:
+    the api writes them there, the tracking service deletes them once no artifact names them."""
+    return f"{project}/.sha256/{sha256}"
 
 
 class ArtifactKind(StrEnum):

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
 
+from axonal_events.artifacts import content_key as project_content_key
 from axonal_storage import ArtifactStore
 
 __all__ = ["Stored", "content_key", "put_versioned"]
@@ -20,7 +21,7 @@ __all__ = ["Stored", "content_key", "put_versioned"]
 
 def content_key(owner: str, project: str, sha256: str) -> str:
     """Where the bytes with digest ``sha256`` of the project are kept, once."""
-    return f"{owner}/{project}/.sha256/{sha256}"
+    return project_content_key(f"{owner}/{project}", sha256)
 
 
 @dataclass(frozen=True, slots=True)

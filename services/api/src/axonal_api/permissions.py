@@ -1,9 +1,10 @@
 """The permission every route needs: one table, enforced centrally (:mod:`axonal_api.access`).
 
 A route missing here cannot be registered (``build_app`` fails), and a request for one is
-refused. Reads need ``viewer``, writes ``member``; API keys, connection secrets, protected
-prompt labels and model aliases need ``admin``. The project is the path's ``owner/project``,
-or the API key's for the Langfuse-compatible ``/api/public`` and OTLP routes.
+refused. Reads need ``viewer``, writes ``member``. API keys, connection secrets, protected
+prompt labels, model aliases and retention need ``admin``; deleting a project, ``owner``.
+The project is the path's ``owner/project``, or the API key's for the Langfuse-compatible
+``/api/public`` and OTLP routes.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ SUPERUSER = Permission("superuser")
 VIEW = Permission("project", Role.VIEWER)
 EDIT = Permission("project", Role.MEMBER)
 ADMIN = Permission("project", Role.ADMIN)
+OWNER = Permission("project", Role.OWNER)
 ORG_VIEW = Permission("org", Role.VIEWER)
 ORG_ADMIN = Permission("org", Role.ADMIN)
 
@@ -210,6 +212,12 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ): EDIT,
     ("POST", "/api/v1/{owner}/{project}/webhooks/{webhook_id}/replay"): EDIT,
     ("GET", "/healthz"): PUBLIC,
+    # deletion and retention
+    ("DELETE", "/api/public/traces/{trace_id}"): EDIT,
+    ("DELETE", "/api/v1/{owner}/{project}/traces/{trace_id}"): EDIT,
+    ("DELETE", "/api/v1/projects/{owner}/{project}"): OWNER,
+    ("GET", "/api/v1/projects/{owner}/{project}/retention"): VIEW,
+    ("PUT", "/api/v1/projects/{owner}/{project}/retention"): ADMIN,
     # access: sign-in, principals and roles
     ("POST", "/api/v1/auth/login"): PUBLIC,
     ("POST", "/api/v1/auth/logout"): PUBLIC,

@@ -13,6 +13,7 @@ from axonal_evaluation.connections import rpc as connections_rpc
 from axonal_evaluation.context import Context
 from axonal_evaluation.datasets import handlers as datasets_handlers
 from axonal_evaluation.datasets import rpc as datasets_rpc
+from axonal_evaluation.deletion import handlers as deletion_handlers
 from axonal_evaluation.evaluators import experiments
 from axonal_evaluation.evaluators import handlers as evaluators_handlers
 from axonal_evaluation.evaluators import rpc as evaluators_rpc
@@ -50,4 +51,5 @@ def build_app(settings: EvaluationSettings, *, judge: Judge | None = None) -> Fa
     datasets_handlers.register(ctx)
     score_configs_rpc.register(ctx)
     queues_rpc.register(ctx)
+    deletion_handlers.register(ctx)
     return ctx.application()

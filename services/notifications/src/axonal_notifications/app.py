@@ -17,6 +17,7 @@ from axonal_notifications.adapters.senders import Senders
 from axonal_notifications.adapters.smtp import Mailer
 from axonal_notifications.connections import rpc as connections_rpc
 from axonal_notifications.context import Context
+from axonal_notifications.deletion import handlers as deletion_handlers
 from axonal_notifications.deliveries import handlers as deliveries_handlers
 from axonal_notifications.deliveries import rpc as deliveries_rpc
 from axonal_notifications.deliveries.worker import DeliveryWorker, WorkerConfig
@@ -52,6 +53,7 @@ def build_app(settings: NotificationSettings) -> FastStream:
     deliveries_handlers.register(ctx)
     ctx.on_startup(worker.start)
     ctx.on_shutdown(worker.stop)
+    deletion_handlers.register(ctx)
     return ctx.application()
 
 

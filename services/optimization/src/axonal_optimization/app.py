@@ -8,6 +8,7 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_optimization.context import Context
+from axonal_optimization.deletion import handlers as deletion_handlers
 from axonal_optimization.settings import OptimizationSettings
 from axonal_optimization.studies import handlers as studies_handlers
 from axonal_optimization.studies import rpc as studies_rpc
@@ -27,4 +28,5 @@ def build_app(settings: OptimizationSettings) -> FastStream:
     studies_handlers.register(ctx)
     studies_rpc.register(ctx)
     ctx.on_shutdown(ctx.stop_worker)
+    deletion_handlers.register(ctx)
     return ctx.application()

@@ -8,6 +8,7 @@ from faststream import FastStream
 
 from axonal_bus.service import Service
 from axonal_registry.context import Context
+from axonal_registry.deletion import handlers as deletion_handlers
 from axonal_registry.hub import rpc as hub_rpc
 from axonal_registry.hub import seeding as hub_seeding
 from axonal_registry.lineage import handlers as lineage_handlers
@@ -34,4 +35,5 @@ def build_app(settings: RegistrySettings) -> FastStream:
     hub_rpc.register(ctx)
     hub_seeding.register(ctx)
     prompts_rpc.register(ctx)
+    deletion_handlers.register(ctx)
     return ctx.application()

@@ -11,6 +11,7 @@ from axonal_scheduler.agents import handlers as agents_handlers
 from axonal_scheduler.automations import handlers as automations_handlers
 from axonal_scheduler.automations import rpc as automations_rpc
 from axonal_scheduler.context import Context, Deadlines
+from axonal_scheduler.deletion import handlers as deletion_handlers
 from axonal_scheduler.logs import handlers as logs_handlers
 from axonal_scheduler.runs import handlers as runs_handlers
 from axonal_scheduler.runs import rpc as runs_rpc
@@ -37,4 +38,5 @@ def build_app(settings: SchedulerSettings) -> FastStream:
     agents_handlers.register(ctx)
     automations_handlers.register(ctx)
     automations_rpc.register(ctx)
+    deletion_handlers.register(ctx)
     return ctx.application()

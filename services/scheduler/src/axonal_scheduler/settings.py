@@ -25,6 +25,8 @@ class SchedulerSettings(ServiceSettings):
     queue_priority: dict[str, int] = Field(default_factory=dict)
     schedule_grace: float = 1.0
     schedule_poll: float = 1.0
+    retention_every: float = Field(default=3600.0, gt=0, description="Seconds between passes.")
+    retention_batch: int = Field(default=1000, ge=1, description="Log lines per transaction.")
 
     def concurrency(self, queue: str) -> int:
         return self.queue_concurrency.get(queue, self.default_concurrency)

@@ -15,6 +15,7 @@ from axonal_tracking.domain.runs import KnownRuns
 from axonal_tracking.metrics import handlers as metrics_handlers
 from axonal_tracking.metrics import rpc as metrics_rpc
 from axonal_tracking.prices import rpc as prices_rpc
+from axonal_tracking.retention import handlers as retention_handlers
 from axonal_tracking.settings import TrackingSettings
 from axonal_tracking.traces import handlers as traces_handlers
 from axonal_tracking.traces import rpc as traces_rpc
@@ -39,4 +40,5 @@ def build_app(settings: TrackingSettings) -> FastStream:
     traces_handlers.register(ctx)
     traces_rpc.register(ctx)
     prices_rpc.register(ctx)
+    retention_handlers.register(ctx)
     return ctx.application()

@@ -11,6 +11,13 @@ from axonal_events.catalog.alerts import (
     NotificationDelivered,
     NotificationFailed,
 )
+from axonal_events.catalog.deletion import (
+    DeletionCompleted,
+    ProjectDeleted,
+    ProjectRetentionChanged,
+    RunDeleted,
+    TraceDeleted,
+)
 from axonal_events.catalog.evaluation import EvalJobDone
 from axonal_events.catalog.hub import HubComponentPushed
 from axonal_events.catalog.models import (
@@ -35,6 +42,7 @@ __all__ = [
     "ArtifactVersionCreated",
     "Catalog",
     "Comparison",
+    "DeletionCompleted",
     "EvalJobDone",
     "EventEntry",
     "HookRequested",
@@ -47,12 +55,16 @@ __all__ = [
     "NotificationDelivered",
     "NotificationFailed",
     "ProjectCreated",
+    "ProjectDeleted",
+    "ProjectRetentionChanged",
     "PromptLabelsChanged",
     "PromptVersionCreated",
+    "RunDeleted",
     "RunDone",
     "RunStatus",
     "RunStatusChanged",
     "ScoreCreated",
+    "TraceDeleted",
     "TraceIngested",
 ]
 
@@ -82,5 +94,10 @@ for _model in (
     PromptLabelsChanged,
     ScoreCreated,
     EvalJobDone,
+    ProjectDeleted,
+    ProjectRetentionChanged,
+    TraceDeleted,
+    RunDeleted,
+    DeletionCompleted,
 ):
     CATALOG.register(_model)

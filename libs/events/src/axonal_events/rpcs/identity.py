@@ -29,6 +29,13 @@ from axonal_events.principals import (
     TokenCreated,
     TokenList,
 )
+from axonal_events.retention import (
+    DeleteProjectRequest,
+    DeletionAccepted,
+    ProjectRef,
+    ProjectRetention,
+    SetRetentionRequest,
+)
 from axonal_events.rpc import Rpc
 
 __all__ = ["Identity"]
@@ -93,4 +100,21 @@ class Identity:
     )
     list_members = Rpc(
         "identity", "list_members", ListMembersRequest, MemberList, "Roles held there."
+    )
+    delete_project = Rpc(
+        "identity",
+        "delete_project",
+        DeleteProjectRequest,
+        DeletionAccepted,
+        "Delete a project; every service deletes its data and confirms it.",
+    )
+    get_retention = Rpc(
+        "identity", "get_retention", ProjectRef, ProjectRetention, "A project's retention."
+    )
+    set_retention = Rpc(
+        "identity",
+        "set_retention",
+        SetRetentionRequest,
+        ProjectRetention,
+        "Set a project's retention; the owning services apply it.",
     )

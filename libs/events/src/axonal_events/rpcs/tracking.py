@@ -30,6 +30,7 @@ from axonal_events.metrics import (
     SeriesList,
 )
 from axonal_events.prompts import PromptGenerationPage, PromptGenerations
+from axonal_events.retention import DeleteTraceRequest, DeletionAccepted
 from axonal_events.rpc import Rpc
 from axonal_events.trace_reads import (
     GetObservation,
@@ -110,4 +111,11 @@ class Tracking:
     )
     delete_model = Rpc(
         "tracking", "delete_model", DeleteModel, ModelDefinition, "Remove a project's model."
+    )
+    delete_trace = Rpc(
+        "tracking",
+        "delete_trace",
+        DeleteTraceRequest,
+        DeletionAccepted,
+        "Delete a trace with its observations and scores; other services follow.",
     )

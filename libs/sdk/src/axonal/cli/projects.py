@@ -1,9 +1,9 @@
-"""``axonal project``: create and list projects."""
+"""``axonal project``: create, list and delete projects; read and set their retention."""
 
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -12,11 +12,26 @@ from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, fail, print_json
 
+if TYPE_CHECKING:
+    from axonal_events.retention import ProjectRetention
+
 __all__ = ["app"]
 
 app = typer.Typer(
-    name="project", help="Create and list projects.", no_args_is_help=True, add_completion=False
+    name="project",
+    help="Create, list and delete projects; their retention.",
+    no_args_is_help=True,
+    add_completion=False,
 )
+retention = typer.Typer(
+    name="retention",
+    help="Days each kind of a project's data is kept.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(retention)
+
+Days = Annotated[int | None, typer.Option(min=0, help="Days kept (0: for ever).")]
 
 
 def _owner_and_name(name: str) -> tuple[str, str]:
@@ -78,3 +93,95 @@ def ls(
             str(item.created_at)[:19],
         )
     console.print(table if found.projects else "no projects")
+
+
+def _split(name: str) -> tuple[str, str]:
+    owner, slug = _owner_and_name(name)
+    if not owner or not slug:
+        fail(f"project {name!r} is not owner/name", hint="e.g. axonal project rm acme/churn")
+    return owner, slug
+
+
+@app.command("rm")
+def rm(
+    name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Delete a project and all its data (runs, metrics, traces, artifacts...), in every
+    service; each confirms with a deletion.completed event."""
+    from axonal_events.retention import DeletionAccepted  # noqa: PLC0415
+
+    owner, slug = _split(name)
+    if not (yes or as_json) and not typer.confirm(f"Delete project {owner}/{slug} and its data?"):
+        raise typer.Abort
+    with api(api_url) as client:
+        reply = client.delete(f"/api/v1/projects/{owner}/{slug}", DeletionAccepted)
+    if as_json:
+        print_json(reply)
+    else:
+        console.print(f"deleting project [bold]{escape(owner)}/{escape(slug)}[/] ({reply.target})")
+
+
+def _show(found: ProjectRetention) -> None:
+    from rich import box  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    from axonal_events.retention import DATA_KINDS  # noqa: PLC0415
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=f"{found.owner}/{found.name}")
+    table.add_column("data")
+    table.add_column("kept", justify="right")
+    for kind in DATA_KINDS:
+        days = found.retention.days(kind)
+        table.add_row(kind, "for ever" if days is None else f"{days} days")
+    console.print(table)
+
+
+@retention.command("get")
+def get(
+    name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """How long each kind of the project's data is kept."""
+    from axonal_events.retention import ProjectRetention  # noqa: PLC0415
+
+    owner, slug = _split(name)
+    with api(api_url) as client:
+        found = client.get(f"/api/v1/projects/{owner}/{slug}/retention", ProjectRetention)
+    print_json(found) if as_json else _show(found)
+
+
+@retention.command("set")
+def set_(
+    name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
+    traces: Days = None,
+    observations: Days = None,
+    scores: Days = None,
+    metrics: Days = None,
+    logs: Days = None,
+    artifacts: Days = None,
+    as_json: AsJson = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Change how long kinds of the project's data are kept (the others stay as they are);
+    the services owning the data delete what expired on their next pass."""
+    from axonal_events.retention import ProjectRetention  # noqa: PLC0415
+
+    owner, slug = _split(name)
+    given = {
+        "traces": traces,
+        "observations": observations,
+        "scores": scores,
+        "metrics": metrics,
+        "logs": logs,
+        "artifacts": artifacts,
+    }
+    path = f"/api/v1/projects/{owner}/{slug}/retention"
+    with api(api_url) as client:
+        policy = client.get(path, ProjectRetention).retention.model_dump()
+        policy.update({kind: days or None for kind, days in given.items() if days is not None})
+        found = client.put(path, ProjectRetention, json=policy)
+    print_json(found) if as_json else _show(found)

@@ -50,7 +50,9 @@ COMMANDS: dict[str, Lazy] = {
     "run": Lazy("axonal.cli.run", "Submit a run and print its uuid.", RUNS),
     "check": Lazy("axonal.cli.check", "Validate polyaxonfiles and compile them.", RUNS),
     "ops": Lazy("axonal.cli.ops", "List, inspect, follow and act on runs.", RUNS),
-    "project": Lazy("axonal.cli.projects", "Create and list projects.", RUNS),
+    "project": Lazy(
+        "axonal.cli.projects", "Create, list and delete projects; their retention.", RUNS
+    ),
     "registry": Lazy(
         "axonal.cli.registry", "The model registry: models, versions, aliases, approvals.", RUNS
     ),

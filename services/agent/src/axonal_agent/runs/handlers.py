@@ -11,13 +11,23 @@ from typing import Any, cast
 import structlog
 
 from axonal_agent.context import Context
-from axonal_agent.runs import intake
+from axonal_agent.runs import intake, store
 from axonal_agent.runs.subscriptions import consume_queue, observe
+from axonal_bus.deletion import Purges, consume_deletions
 from axonal_bus.errors import Permanent
+from axonal_db import Connection
 from axonal_events import CloudEvent, RunStatusChanged
+from axonal_events.catalog import ProjectDeleted, RunDeleted
 from axonal_events.commands import COMMANDS, ExecuteRun
 
-__all__ = ["decode_execute", "on_execute", "on_stopping", "register"]
+__all__ = [
+    "decode_execute",
+    "on_execute",
+    "on_stopping",
+    "purge_project",
+    "purge_run",
+    "register",
+]
 
 log = structlog.get_logger(__name__)
 
@@ -49,7 +59,16 @@ async def on_stopping(ctx: Context, event: CloudEvent[Any]) -> None:
         log.info("run.stopping", run_uuid=run_uuid)
 
 
+async def purge_project(conn: Connection, project: ProjectDeleted) -> int:
+    return await store.delete_project(conn, f"{project.owner}/{project.name}")
+
+
+async def purge_run(conn: Connection, run: RunDeleted) -> int:
+    return await store.delete_run(conn, run.run_uuid)
+
+
 def register(ctx: Context) -> None:
     for queue in ctx.settings.queues:
         consume_queue(ctx, queue, decode_execute, on_execute)
     observe(ctx, "run.stopping", on_stopping, title="agent-stopping")
+    consume_deletions(ctx, Purges(project=purge_project, run=purge_run))

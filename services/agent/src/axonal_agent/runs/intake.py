@@ -69,6 +69,7 @@ async def accept(ctx: Context, event: CloudEvent[ExecuteRun], consumer: str) -> 
             cmd.queue,
             str(folder),
             cmd.ttl_seconds,
+            f"{cmd.owner}/{cmd.project}",
         )
 
     try:
@@ -91,8 +92,9 @@ def _closed(
 
     async def effect(conn: Connection) -> None:
         folder = str(ctx.settings.work_root / cmd.run_uuid / str(cmd.attempt))
+        project = f"{cmd.owner}/{cmd.project}"
         if await store.insert(
-            conn, cmd.run_uuid, cmd.attempt, ctx.settings.name, cmd.queue, folder
+            conn, cmd.run_uuid, cmd.attempt, ctx.settings.name, cmd.queue, folder, project=project
         ):
             await store.finish(conn, cmd.run_uuid, cmd.attempt, status)
             await report(

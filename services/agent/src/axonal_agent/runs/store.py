@@ -11,6 +11,8 @@ __all__ = [
     "Execution",
     "Expiring",
     "deadline",
+    "delete_project",
+    "delete_run",
     "finish",
     "insert",
     "mark_cleaned",
@@ -38,17 +40,20 @@ async def insert(
     queue: str,
     folder: str,
     ttl_seconds: float | None = None,
+    project: str | None = None,
 ) -> bool:
     """Record a new attempt in ``starting``; ``False`` if it is already known."""
     added = await conn.fetchval(
-        "INSERT INTO executions (run_uuid, attempt, agent, queue, folder, status, ttl_seconds) "
-        "VALUES ($1, $2, $3, $4, $5, 'starting', $6) ON CONFLICT DO NOTHING RETURNING true",
+        "INSERT INTO executions (run_uuid, attempt, agent, queue, folder, status, ttl_seconds, "
+        "project) VALUES ($1, $2, $3, $4, $5, 'starting', $6, $7) "
+        "ON CONFLICT DO NOTHING RETURNING true",
         run_uuid,
         attempt,
         agent,
         queue,
         folder,
         ttl_seconds,
+        project,
     )
     return bool(added)
 
@@ -122,3 +127,15 @@ async def mark_cleaned(conn: Connection, run_uuid: str, attempt: int) -> None:
         run_uuid,
         attempt,
     )
+
+
+async def delete_project(conn: Connection, project: str) -> int:
+    """Forget the executions of a deleted project (``owner/name``); how many."""
+    status: str = await conn.execute("DELETE FROM executions WHERE project = $1", project)
+    return int(status.rsplit(maxsplit=1)[-1])
+
+
+async def delete_run(conn: Connection, run_uuid: str) -> int:
+    """Forget the executions of a deleted run; how many."""
+    status: str = await conn.execute("DELETE FROM executions WHERE run_uuid = $1", run_uuid)
+    return int(status.rsplit(maxsplit=1)[-1])

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel
 
 from axonal_api import VERSION
 from axonal_api.deps import GatewayDep
@@ -42,6 +43,7 @@ from axonal_api.scores_v3 import (
     score_groups,
 )
 from axonal_api.trace_fields import TRACE_GROUPS, shaped, trace_groups
+from axonal_events.retention import DeleteTraceRequest
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetObservation,
@@ -130,6 +132,20 @@ async def get_trace(
     found = await gw.call(Tracking.get_trace, GetTrace(project_id=project.id, id=trace_id))
     trace = LangfuseTraceDetail.of(found.trace, project, found.observations, found.scores)
     return shaped(trace, trace_groups(fields))
+
+
+class TraceDeletion(BaseModel):
+    """Langfuse's answer to a trace deletion (the data goes soon after, as there)."""
+
+    message: str
+
+
+@router.delete("/traces/{trace_id}", summary="Delete a trace (its observations and scores)")
+async def delete_trace(gw: GatewayDep, project: KeyProjectDep, trace_id: str) -> TraceDeletion:
+    slug = f"{project.owner}/{project.name}"
+    request = DeleteTraceRequest(project_id=project.id, project=slug, trace_id=trace_id)
+    await gw.call(Tracking.delete_trace, request)
+    return TraceDeletion(message="Trace deleted successfully")
 
 
 @router.get("/observations", summary="List observations (numbered pages, Langfuse v1)")

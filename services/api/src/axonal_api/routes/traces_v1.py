@@ -16,6 +16,7 @@ from axonal_api.errors import ApiError
 from axonal_api.gateway import Gateway
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_events.identity import ListProjectsRequest
+from axonal_events.retention import DeleteTraceRequest, DeletionAccepted
 from axonal_events.rpcs import Identity, Tracking
 from axonal_events.trace_reads import GetTrace, ListTraces, TraceDetail, TracePage
 
@@ -78,3 +79,16 @@ async def get_trace(gw: GatewayDep, owner: Owner, project: Project, trace_id: st
     project_id = await project_id_of(gw, owner, project)
     query = GetTrace(project_id=project_id, id=trace_id)
     return await gw.call(Tracking.get_trace, query)
+
+
+@router.delete("/{trace_id}", status_code=202, summary="Delete a trace")
+async def delete_trace(
+    gw: GatewayDep, owner: Owner, project: Project, trace_id: str
+) -> DeletionAccepted:
+    """The trace goes with its observations and scores, and what other services hold of it;
+    each confirms with ``deletion.completed``."""
+    project_id = await project_id_of(gw, owner, project)
+    request = DeleteTraceRequest(
+        project_id=project_id, project=f"{owner}/{project}", trace_id=trace_id
+    )
+    return await gw.call(Tracking.delete_trace, request)

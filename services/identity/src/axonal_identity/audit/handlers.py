@@ -13,13 +13,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from axonal_bus.consumer import ConsumerSpec
+from axonal_bus.deletion import Purges, consume_deletions
 from axonal_bus.errors import Permanent
+from axonal_db import Connection
 from axonal_events import CloudEvent
+from axonal_events.catalog import ProjectDeleted
 from axonal_identity.audit import store
 from axonal_identity.context import Context
-from axonal_identity.domain.audit import NOT_AUDITED, is_audited
+from axonal_identity.domain.audit import DELETION_RECORDS, NOT_AUDITED, is_audited
 
-__all__ = ["decode_envelope", "on_events", "register"]
+__all__ = ["decode_envelope", "on_events", "purge_project", "register"]
 
 AuditedEvent = CloudEvent[dict[str, Any]]
 
@@ -39,6 +42,12 @@ async def on_events(ctx: Context, batch: Sequence[AuditedEvent]) -> None:
             await store.record_audits(conn, audited)
 
 
+async def purge_project(conn: Connection, project: ProjectDeleted) -> int:
+    """A deleted project's audited events go, but the records of its deletion."""
+    slug = f"{project.owner}/{project.name}"
+    return await store.purge_project(conn, slug, project.project_id, DELETION_RECORDS)
+
+
 def register(ctx: Context) -> None:
     spec = ConsumerSpec(
         durable="identity-audit",
@@ -51,3 +60,4 @@ def register(ctx: Context) -> None:
     # never decoded: they are the most frequent events, and none is audited
     ignored = frozenset(ctx.subjects.event(name) for name in NOT_AUDITED)
     ctx.consume_batches(spec, on_events, ignored=ignored)
+    consume_deletions(ctx, Purges(project=purge_project))

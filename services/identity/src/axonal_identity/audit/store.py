@@ -9,7 +9,7 @@ from typing import Any
 from axonal_db import Connection
 from axonal_events import CloudEvent
 
-__all__ = ["record_audits"]
+__all__ = ["purge_project", "record_audits"]
 
 
 async def record_audits(conn: Connection, events: Sequence[CloudEvent[dict[str, Any]]]) -> int:
@@ -27,5 +27,18 @@ async def record_audits(conn: Connection, events: Sequence[CloudEvent[dict[str, 
         [e.project for e in events],
         [e.time for e in events],
         [json.dumps(e.data) for e in events],
+    )
+    return int(status.rsplit(" ", 1)[1])
+
+
+async def purge_project(conn: Connection, slug: str, project_id: str, kept: Sequence[str]) -> int:
+    """Delete the audited events of a project (named ``slug`` or carrying its id), but those
+    of types ``kept``; returns how many."""
+    status: str = await conn.execute(
+        "DELETE FROM audit_log WHERE (project = $1 OR position($2 IN data::text) > 0) "
+        "AND type <> ALL($3::text[])",
+        slug,
+        project_id,
+        list(kept),
     )
     return int(status.rsplit(" ", 1)[1])

@@ -28,7 +28,6 @@ from axonal_events.principals import (
     TokenList,
 )
 from axonal_events.rpcs import Identity
-from axonal_identity.api_keys.store import project_by_slug
 from axonal_identity.context import Context
 from axonal_identity.domain.api_keys import hash_secret
 from axonal_identity.domain.credentials import hash_password, new_token, password_matches
@@ -130,10 +129,10 @@ async def list_members(ctx: Context, request: ListMembersRequest) -> MemberList:
 async def _project_id(conn: Connection, org: str, project: str | None) -> str | None:
     if project is None:
         return None
-    found = await project_by_slug(conn, org, project)
+    found = await store.project_id(conn, org, project)
     if found is None:
         raise NotFound(f"project {org}/{project} does not exist")
-    return found.id
+    return found
 
 
 def register(ctx: Context) -> None:

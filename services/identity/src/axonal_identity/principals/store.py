@@ -26,6 +26,7 @@ __all__ = [
     "list_tokens",
     "password_hash_of",
     "principal_of_token",
+    "project_id",
     "revoke_token",
     "set_org_role",
     "set_password",
@@ -214,3 +215,10 @@ async def list_members(conn: Connection, org: str, project_id: str | None) -> li
         project_id,
     )
     return [Member.model_validate(dict(row)) for row in rows]
+
+
+async def project_id(conn: Connection, owner: str, name: str) -> str | None:
+    found: str | None = await conn.fetchval(
+        "SELECT id FROM projects WHERE owner = $1 AND name = $2", owner, name
+    )
+    return found

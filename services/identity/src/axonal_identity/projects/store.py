@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from axonal_db import Connection
 from axonal_events import ProjectCreated
 from axonal_events.identity import Project
+from axonal_events.retention import ProjectRetention, RetentionPolicy
 
-__all__ = ["found_organization", "insert_project", "list_projects"]
+__all__ = [
+    "delete_project",
+    "found_organization",
+    "insert_project",
+    "list_projects",
+    "retention",
+    "set_retention",
+]
+
+_RETENTION = "id AS project_id, owner, name, retention, retention_updated_at AS updated_at"
 
 
 async def insert_project(conn: Connection, project: ProjectCreated) -> Project | None:
@@ -40,3 +52,44 @@ async def found_organization(conn: Connection, org: str, creator: str) -> None:
         org,
         creator,
     )
+
+
+async def delete_project(conn: Connection, owner: str, name: str) -> str | None:
+    """Delete the project (its API keys with it); its id, ``None`` when there is none."""
+    found: str | None = await conn.fetchval(
+        "DELETE FROM projects WHERE owner = $1 AND name = $2 RETURNING id", owner, name
+    )
+    return found
+
+
+def _retention(row: Any) -> ProjectRetention:
+    policy = RetentionPolicy.model_validate(row["retention"])
+    return ProjectRetention(
+        project_id=row["project_id"],
+        owner=row["owner"],
+        name=row["name"],
+        retention=policy,
+        updated_at=row["updated_at"],
+    )
+
+
+async def retention(conn: Connection, owner: str, name: str) -> ProjectRetention | None:
+    row = await conn.fetchrow(
+        f"SELECT {_RETENTION} FROM projects WHERE owner = $1 AND name = $2",  # noqa: S608
+        owner,
+        name,
+    )
+    return _retention(row) if row else None
+
+
+async def set_retention(
+    conn: Connection, owner: str, name: str, policy: RetentionPolicy
+) -> ProjectRetention | None:
+    row = await conn.fetchrow(
+        "UPDATE projects SET retention = $3, retention_updated_at = now() "  # noqa: S608
+        f"WHERE owner = $1 AND name = $2 RETURNING {_RETENTION}",
+        owner,
+        name,
+        policy.model_dump(exclude_none=True),
+    )
+    return _retention(row) if row else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid as uuidlib
 
 from axonal_events import DONE_STATUSES, RunStatus
+from axonal_events.catalog import RunDeleted
 from axonal_events.commands import RunAction
 from axonal_scheduler.domain.statuses import NOT_STARTED
 from axonal_scheduler.runs import pipelines, store
@@ -34,6 +35,8 @@ async def act(engine: Engine, action: RunAction) -> None:
     elif action.verb == "delete":
         await engine.stop(run)
         await store.mark_deleted(engine.conn, run.uuid)
+        deleted = RunDeleted(run_uuid=run.uuid, owner=run.owner, project=run.project)
+        engine.tx.emit(deleted, project=run.full_project)
 
 
 async def _approve(engine: Engine, run: Run) -> None:

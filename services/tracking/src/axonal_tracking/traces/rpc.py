@@ -5,8 +5,12 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 
 from axonal_bus.errors import Invalid, NotFound
+from axonal_bus.outbox import enqueue
 from axonal_db import Connection, transaction
+from axonal_events import new_event
+from axonal_events.catalog import TraceDeleted
 from axonal_events.prompts import PromptGenerationPage, PromptGenerations
+from axonal_events.retention import DeleteTraceRequest, DeletionAccepted
 from axonal_events.rpcs import Tracking
 from axonal_events.trace_reads import (
     GetObservation,
@@ -28,9 +32,10 @@ from axonal_events.trace_reads import (
 )
 from axonal_tracking.context import Context
 from axonal_tracking.domain.cursors import InvalidCursor
-from axonal_tracking.traces import prompt_usage, queries, score_queries
+from axonal_tracking.traces import prompt_usage, queries, score_queries, store
 
 __all__ = [
+    "delete_trace",
     "get_observation",
     "get_session",
     "get_trace",
@@ -121,7 +126,22 @@ async def prompt_generations(ctx: Context, request: PromptGenerations) -> Prompt
     return PromptGenerationPage(data=data, meta=meta, versions=versions)
 
 
+async def delete_trace(ctx: Context, request: DeleteTraceRequest) -> DeletionAccepted:
+    """Announce the trace's deletion (outbox): this service deletes it with its observations
+    and scores, every other one what it holds of it, each confirming it."""
+    deleted = TraceDeleted(
+        project_id=request.project_id, project=request.project, trace_id=request.trace_id
+    )
+    event = new_event(deleted, source=ctx.source, project=request.project)
+    async with transaction(ctx.pool) as conn:
+        if not await store.trace_exists(conn, request.project_id, request.trace_id):
+            raise NotFound(f"trace {request.trace_id} does not exist")
+        await enqueue(conn, ctx.subjects, event)
+    return DeletionAccepted(scope="trace", target=request.trace_id, request_id=event.id)
+
+
 def register(ctx: Context) -> None:
+    ctx.serve(Tracking.delete_trace, delete_trace)
     ctx.serve(Tracking.list_traces, list_traces)
     ctx.serve(Tracking.get_trace, get_trace, workers=16)  # evaluators read one per trace
     ctx.serve(Tracking.list_observations, list_observations)

@@ -9,8 +9,8 @@ from typing import Any, Literal
 from axonal_db import Connection
 
 __all__ = [
-    "ADDED", "COLUMNS", "ROW_TAIL", "Table", "insert_new", "lock_ids", "states", "upsert",
-    "upsert_sessions",
+    "ADDED", "COLUMNS", "ROW_TAIL", "Table", "insert_new", "lock_ids", "states", "trace_exists",
+    "upsert", "upsert_sessions",
 ]  # fmt: skip
 
 Table = Literal["traces", "observations", "scores"]
@@ -222,3 +222,10 @@ async def upsert_sessions(
             " SET created_at = LEAST(sessions.created_at, EXCLUDED.created_at)",
             [(project_id, sid, at, env) for sid, (at, env) in sorted(found.items())],
         )
+
+
+async def trace_exists(conn: Connection, project_id: str, trace_id: str) -> bool:
+    found = await conn.fetchval(
+        "SELECT true FROM traces WHERE project_id = $1 AND id = $2", project_id, trace_id
+    )
+    return bool(found)

@@ -1,0 +1,1 @@
+"""Deletion: a deleted project's studies go, their trials with them."""

@@ -1,0 +1,1 @@
+"""Deletion: a deleted project's models, lineage and prompts, and a deleted run's lineage, go."""
