@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import axonal.cli
 from axonal_events import StreamKind
+from axonal_testing.api_fakes import OPERATOR_TOKEN
 from axonal_testing.bus import read_stream
 
 URL = "/api/v1/acme/demo/events"
@@ -129,7 +130,7 @@ async def test_the_cli_publishes_an_event(live_url, nats_client, bus_settings, t
         return CliRunner().invoke(
             axonal.cli.app,
             ["events", "publish", *args, "-p", "acme/demo", "--api-url", live_url],
-            env={"COLUMNS": "200"},
+            env={"COLUMNS": "200", "AXONAL_API_TOKEN": OPERATOR_TOKEN},
         )
 
     done = await asyncio.to_thread(invoke, "dataset.updated", "--data", f"@{data}", "--id", "e9")

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import (
 from axonal_api.app import build_app
 from axonal_api.openapi import openapi_document, render
 from axonal_api.settings import ApiSettings
-from axonal_testing.api_fakes import OPERATOR_TOKEN, FakePlatform, api_in_thread
+from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, FakePlatform, api_in_thread
 
 COMMITTED = Path(__file__).parents[3] / "docs" / "openapi.json"
 
@@ -77,5 +77,6 @@ def test_api_conforms_to_its_openapi_document(case, api_url):
             response_schema_conformance,
         ],
         base_url=api_url,
+        headers=OPERATOR,
         timeout=10,
     )

@@ -18,11 +18,12 @@ from nats.aio.msg import Msg
 
 from axonal_bus import rpc
 from axonal_bus.broker import connect_nats, create_broker
-from axonal_bus.errors import Conflict, NotFound
+from axonal_bus.errors import Conflict, Forbidden, NotFound
 from axonal_bus.settings import BusSettings
 from axonal_events import RunStatus, Subjects
 from axonal_events.commands import SubmitRun
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
+from axonal_events.principals import AuthenticateRequest, Principal
 from axonal_events.rpcs import Identity, Scheduler
 from axonal_events.runs import (
     GetRun,
@@ -165,6 +166,10 @@ class FakePlatform:
     async def list_projects(self, req: ListProjectsRequest) -> ProjectList:
         return ProjectList(projects=[p for p in self.projects if req.owner in (None, p.owner)])
 
+    async def authenticate(self, req: AuthenticateRequest) -> Principal:
+        """No user exists here: only the operator's token (checked by the api) is let in."""
+        raise Forbidden("invalid, expired or revoked token")
+
     async def follow_submits(self, nc: Client, subjects: Subjects) -> None:
         """Create the runs the api submits (a plain core subscription, which never replies:
         a FastStream subscriber would answer the publisher's PubAck inbox)."""
@@ -178,6 +183,7 @@ class FakePlatform:
         rpc.serve(broker, subjects, Scheduler.logs, self.read_logs, queue="scheduler")
         rpc.serve(broker, subjects, Identity.create_project, self.create_project, queue="identity")
         rpc.serve(broker, subjects, Identity.list_projects, self.list_projects, queue="identity")
+        rpc.serve(broker, subjects, Identity.authenticate, self.authenticate, queue="identity")
 
 
 @contextlib.contextmanager
