@@ -8,7 +8,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
 
 from axonal_testing.stack import RunningStack
@@ -24,7 +23,7 @@ class User:
         self.stack = stack
         self.project = project
         self.folder = folder
-        self.http = httpx.Client(base_url=stack.status["api_url"], timeout=10)
+        self.http = stack.http(timeout=10)
         self.base = f"/api/v1/{project}/runs"
 
     def cli_json(self, *args: str) -> Any:

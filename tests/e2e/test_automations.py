@@ -9,7 +9,6 @@ import sys
 import uuid
 from pathlib import Path
 
-import httpx
 import pytest
 
 from axonal_testing.stack import RunningStack
@@ -46,7 +45,7 @@ def test_a_posted_cloudevent_starts_the_rule_operation_with_a_param_from_its_dat
 
     event = {"specversion": "1.0", "id": uuid.uuid4().hex, "source": "/warehouse",
              "type": "dataset.updated", "data": {"uri": "s3://lake/images/v7"}}  # fmt: skip
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+    with stack.http(timeout=10) as http:
         posted = http.post(
             f"/api/v1/{project}/events",
             content=json.dumps(event),

@@ -122,7 +122,7 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def http(stack: RunningStack) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as client:
+    with stack.http(timeout=10) as client:
         yield client
 
 

@@ -130,7 +130,7 @@ def test_promoting_a_registered_version_notifies_starts_a_deploy_and_has_lineage
 
     firing = wait_for_sync(fired, timeout=60, message="the deploy rule fired")
     assert firing["outcome"] == "started", firing
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+    with stack.http(timeout=10) as http:
 
         def deployed() -> dict[str, Any] | None:
             reply = http.get(f"/api/v1/{project}/runs/{firing['run_uuid']}")

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import optuna
 import pytest
 
@@ -111,7 +110,7 @@ def run_sweep(
     submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
     assert submitted.returncode == 0, submitted.stderr
     run_uuid = json.loads(submitted.stdout)["uuid"]
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+    with stack.http(timeout=10) as http:
         ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
         trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
         study = get(http, f"{RUNS}/{run_uuid}/study")
@@ -219,7 +218,7 @@ def test_an_iterative_sweep_runs_the_trials_its_tuner_suggests(stack: RunningSta
     submitted = stack.cli("run", "-f", str(source), "--json", timeout=60)
     assert submitted.returncode == 0, submitted.stderr
     run_uuid = json.loads(submitted.stdout)["uuid"]
-    with httpx.Client(base_url=stack.status["api_url"], timeout=10) as http:
+    with stack.http(timeout=10) as http:
         ended = wait_for_sync(lambda: done(http, run_uuid), timeout=300, message="sweep done")
         trials = get(http, RUNS, pipeline=run_uuid, limit=100)["runs"]
         tuners = [get(http, f"{RUNS}/{tuner_uuid(run_uuid, i)}") for i in range(3)]

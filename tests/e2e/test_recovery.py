@@ -53,7 +53,7 @@ def own_stack() -> Iterator[RunningStack]:
 
 @pytest.fixture
 def http(own_stack: RunningStack) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=own_stack.status["api_url"], timeout=10) as client:
+    with own_stack.http(timeout=10) as client:
         yield client
 
 

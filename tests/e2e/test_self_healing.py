@@ -67,10 +67,9 @@ def own_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack
 
 @pytest.fixture(scope="module")
 def api_key(own_stack: RunningStack) -> dict[str, Any]:
-    import httpx  # noqa: PLC0415
 
     owner, name = PROJECT.split("/")
-    with httpx.Client(base_url=own_stack.status["api_url"], timeout=30) as api:
+    with own_stack.http(timeout=30) as api:
         reply = api.post("/api/v1/projects", json={"owner": owner, "name": name})
         assert reply.status_code in (201, 409), reply.text
         key = api.post(f"/api/v1/projects/{owner}/{name}/api-keys", json={})

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from axonal_stack.ports import free_port
@@ -79,6 +80,20 @@ class RunningStack:
     status: dict[str, Any]
     env: dict[str, str] = field(default_factory=dict)
     startup_seconds: float = 0.0
+
+    @property
+    def api_url(self) -> str:
+        return str(self.status["api_url"])
+
+    @property
+    def admin_token(self) -> str:
+        """The token of the administrator ``axonal up`` made for this home."""
+        return str(json.loads((self.home / "admin.json").read_text())["token"])
+
+    def http(self, **options: Any) -> httpx.Client:
+        """An HTTP client of the api, signed in as the home's administrator."""
+        headers = {"Authorization": f"Bearer {self.admin_token}"}
+        return httpx.Client(base_url=self.api_url, headers=headers, **options)
 
     def cli(self, *args: str, timeout: float = _CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
         return axonal_cli(*args, home=self.home, env=self.env, timeout=timeout)

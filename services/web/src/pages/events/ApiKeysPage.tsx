@@ -59,6 +59,7 @@ export default function ApiKeysPage() {
             { header: "Public key", className: "mono", cell: (k) => k.public_key },
             { header: "Secret", className: "mono muted", cell: (k) => `…${k.secret_hint}` },
             { header: "Note", cell: (k) => k.note ?? <span className="muted">–</span> },
+            { header: "Acts as", cell: (k) => `${k.owner ?? "—"} (${k.role})` },
             { header: "Created", cell: (k) => formatTime(k.created_at) },
           ]}
           rowKey={(k) => k.id}

@@ -262,7 +262,7 @@ test("a model price typed per million tokens is sent per token", () => {
 
 test("a new API key's secret is shown once with the SDK's environment; a key is revoked after confirming", async () => {
   const api = await fakeApi;
-  const key: Schemas["ApiKeyInfo"] = { id: "k1", public_key: "pk-ax-1", secret_hint: "wxyz", note: "ci", project: { id: "p1", owner: "acme", name: "demo" }, created_at: at };
+  const key: Schemas["ApiKeyInfo"] = { id: "k1", public_key: "pk-ax-1", secret_hint: "wxyz", note: "ci", project: { id: "p1", owner: "acme", name: "demo" }, created_at: at, owner: "ada", role: "member" };
   let keys: Schemas["ApiKeyInfo"][] = [key];
   const base = "/api/v1/projects/acme/demo/api-keys";
   api.on("GET", base, () => ({ keys }) satisfies Schemas["ApiKeyList"]);
@@ -274,6 +274,7 @@ test("a new API key's secret is shown once with the SDK's environment; a key is 
   renderProjectRoutes(eventsRoutes, "/projects/acme/demo/api-keys");
   const table = await screen.findByRole("table", { name: "API keys" });
   expect(within(table).getByText("pk-ax-1")).toBeInTheDocument();
+  expect(within(table).getByText("ada (member)")).toBeInTheDocument();
   expect(within(table).getByText("…wxyz")).toBeInTheDocument();
 
   await userEvent.click(screen.getByText("New API key"));
