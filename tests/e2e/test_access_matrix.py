@@ -60,7 +60,11 @@ class World:
 
 
 def _grant(http: httpx.Client, org: str, name: str, role: str, project: str | None = None) -> None:
-    path = f"/api/v1/{org}/{project}/members/{name}" if project else f"/api/v1/orgs/{org}/members/{name}"
+    path = (
+        f"/api/v1/{org}/{project}/members/{name}"
+        if project
+        else f"/api/v1/orgs/{org}/members/{name}"
+    )
     http.put(path, json={"role": role}).raise_for_status()
 
 
@@ -71,9 +75,15 @@ def _user(http: httpx.Client, name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {made.json()['token']}"}
 
 
-def _key(http: httpx.Client, org: str, owner: dict[str, str]) -> dict[str, str]:
-    made = http.post(f"/api/v1/projects/{org}/a/api-keys", json={}, headers=owner)
+def _key(http: httpx.Client, org: str, role: str) -> dict[str, str]:
+    """A key of project ``a`` acting as ``role``: its maker is an admin while making it (only
+    admins make keys), then holds ``role``, which the key follows."""
+    maker = f"{org}-{role}-keymaker"
+    headers = _user(http, maker)
+    _grant(http, org, maker, "admin", project="a")
+    made = http.post(f"/api/v1/projects/{org}/a/api-keys", json={}, headers=headers)
     made.raise_for_status()
+    _grant(http, org, maker, role, project="a")
     pair = f"{made.json()['public_key']}:{made.json()['secret_key']}"
     return {"Authorization": "Basic " + base64.b64encode(pair.encode()).decode()}
 
@@ -84,7 +94,11 @@ def world(stack: RunningStack) -> World:
     with stack.http(timeout=30) as http:
         for project in ("a", "b"):
             http.post("/api/v1/projects", json={"owner": org, "name": project}).raise_for_status()
-        callers = [Caller("admin", dict(http.headers), Role.OWNER, Role.OWNER, superuser=True, name="admin")]
+        callers = [
+            Caller(
+                "admin", dict(http.headers), Role.OWNER, Role.OWNER, superuser=True, name="admin"
+            )
+        ]
         for role in ("owner", "admin", "member", "viewer", "none"):
             name = f"{org}-{role}"
             headers = _user(http, name)
@@ -95,11 +109,13 @@ def world(stack: RunningStack) -> World:
         headers = _user(http, override)
         _grant(http, org, override, "viewer")
         _grant(http, org, override, "admin", project="a")
-        callers.append(Caller("org viewer, project admin", headers, Role.ADMIN, Role.VIEWER, name=override))
+        callers.append(
+            Caller("org viewer, project admin", headers, Role.ADMIN, Role.VIEWER, name=override)
+        )
         outsider = f"{org}-outsider"
         callers.append(Caller("outsider", _user(http, outsider), name=outsider))
-        member_key = _key(http, org, callers[3].headers)
-        viewer_key = _key(http, org, callers[4].headers)
+        member_key = _key(http, org, "member")
+        viewer_key = _key(http, org, "viewer")
         callers.append(Caller("member's key", member_key, Role.MEMBER, scoped=True, key=True))
         callers.append(Caller("viewer's key", viewer_key, Role.VIEWER, scoped=True, key=True))
         secret = (stack.home / "run-token.secret").read_text().strip()
@@ -123,6 +139,8 @@ def _expected(permission: Permission, path: str, caller: Caller) -> int | None:
         return 401
     if permission.scope == "signed_in":
         return None
+    if permission.scope == "self":  # the path names the caller itself (see _path)
+        return None if caller.superuser or (caller.name and not caller.scoped) else 403
     if permission.scope == "superuser":
         return None if caller.superuser else 403
     if path.startswith(LANGFUSE) and "{owner}" not in path:
@@ -145,9 +163,7 @@ def _path(template: str, world: World, caller: Caller) -> str:
         "uuid": world.run_in_b,
         "name": caller.name or "nobody",
     }
-    return re.sub(
-        r"\{(\w+)(?::path)?\}", lambda m: values.get(m.group(1), "matrix-x"), template
-    )
+    return re.sub(r"\{(\w+)(?::path)?\}", lambda m: values.get(m.group(1), "matrix-x"), template)
 
 
 #: Deleting the project goes last: it removes project ``a`` for every route after it.
@@ -174,7 +190,9 @@ def test_every_route_answers_every_caller_as_the_permission_table_says(
                     denied = status in (401, 403) or (status == 404 and NO_ACCESS in reply.text)
                     leaked = status == 200 and "{uuid}" in template and method == "GET"
                     if denied or leaked:
-                        wrong.append(f"{caller.label}: {method} {template} -> {status} {reply.text[:120]}")
+                        wrong.append(
+                            f"{caller.label}: {method} {template} -> {status} {reply.text[:120]}"
+                        )
                 elif status != refused:
                     wrong.append(
                         f"{caller.label}: {method} {template} -> {status}, expected {refused}: "

@@ -114,7 +114,7 @@ def test_parse_names_every_problem_up_to_three():
     [
         (404, "not_found", "check the uuid and the project"),
         (401, "unauthorized", "AXONAL_API_TOKEN"),
-        (403, "forbidden", "not allowed"),
+        (403, "forbidden", "your role does not allow this"),
         (409, "conflict", "it exists already"),
         (503, "unavailable", "axonal status"),
     ],

@@ -41,6 +41,11 @@ def test_every_rpc_is_served_and_every_durable_keeps_its_name_and_options(monkey
                             default_retries),
         "tracking-scores": (["axonal.evt.score.created"], StreamKind.EVENTS, 1, 16, 60.0, 1000,
                             default_retries),
+        "tracking-deletions": (["axonal.evt.project.deleted", "axonal.evt.trace.deleted",
+                                "axonal.evt.run.deleted"], StreamKind.EVENTS, 1, 16, 300.0, 1000,
+                               default_retries),
+        "tracking-retention": (["axonal.evt.project.retention.changed"], StreamKind.EVENTS, 1, 16,
+                               60.0, 1000, default_retries),
     }  # fmt: skip
     assert SERVICE.name == "tracking"
     assert sorted(p.name for p in SERVICE.migrations.glob("*.sql"))[0] == "0001_metrics.sql"

@@ -29,7 +29,9 @@ from typing import Any
 from axonal_events.catalog import (
     CATALOG,
     AgentHeartbeat,
+    ApiWriteAudited,
     ArtifactVersionCreated,
+    DeletionCompleted,
     EvalJobDone,
     HookRequested,
     HubComponentPushed,
@@ -41,11 +43,15 @@ from axonal_events.catalog import (
     NotificationDelivered,
     NotificationFailed,
     ProjectCreated,
+    ProjectDeleted,
+    ProjectRetentionChanged,
     PromptLabelsChanged,
     PromptVersionCreated,
+    RunDeleted,
     RunDone,
     RunStatusChanged,
     ScoreCreated,
+    TraceDeleted,
     TraceIngested,
 )
 from axonal_events.rpc import Rpc
@@ -114,79 +120,125 @@ def _emitted(*models: type) -> tuple[str, ...]:
 
 _E, _C, _I = StreamKind.EVENTS, StreamKind.COMMANDS, StreamKind.INGEST
 
+
+def _deleting(service: str, access: BusAccess, *, retention: bool = False) -> BusAccess:
+    """``access`` plus what deleting a project's data (and applying its retention) takes:
+    the ``<service>-deletions`` (and ``-retention``) durables and ``deletion.completed``."""
+    durables = [Durable(_E, f"{service}-deletions")]
+    if retention:
+        durables.append(Durable(_E, f"{service}-retention"))
+    return BusAccess(
+        emits=(*access.emits, *_emitted(DeletionCompleted)),
+        sends=access.sends,
+        calls=access.calls,
+        durables=(*access.durables, *durables),
+        publishes=access.publishes,
+        listens=access.listens,
+    )
+
+
 #: Every service's access; :func:`permissions` renders one entry.
 ACCESS: Mapping[str, BusAccess] = {
-    "agent": BusAccess(
-        emits=_emitted(AgentHeartbeat),
-        sends=("scheduler.report",),
-        durables=(Durable(_C, "*"),),
-        publishes=("ingest.logs.>",),
-        listens=("evt.run.stopping",),
+    "agent": _deleting(
+        "agent",
+        BusAccess(
+            emits=_emitted(AgentHeartbeat),
+            sends=("scheduler.report",),
+            durables=(Durable(_C, "*"),),
+            publishes=("ingest.logs.>",),
+            listens=("evt.run.stopping",),
+        ),
     ),
     "api": BusAccess(
+        emits=_emitted(ApiWriteAudited),
         sends=("scheduler.*",),
         calls=tuple(sorted({rpc.service for rpc in ALL_RPCS})),
         publishes=("ingest.metrics.>", "ingest.artifacts.>", "ingest.traces.>", "ext.>"),
         listens=("applied.*", "ingest.logs.>", "evt.run.done", "evt.prompt.>"),
     ),
-    "evaluation": BusAccess(
-        emits=_emitted(EvalJobDone, ScoreCreated),
-        sends=("scheduler.submit", "evaluation.run_job"),
-        calls=(Registry.get_prompt, Scheduler.get_run, Tracking.get_trace),
-        durables=(
-            Durable(_E, "evaluation-evaluator-runs"),
-            Durable(_E, "evaluation-experiments"),
-            Durable(_E, "evaluation-online"),
-            Durable(_C, "evaluation-jobs"),
+    "evaluation": _deleting(
+        "evaluation",
+        BusAccess(
+            emits=_emitted(EvalJobDone, ScoreCreated),
+            sends=("scheduler.submit", "evaluation.run_job"),
+            calls=(Registry.get_prompt, Scheduler.get_run, Tracking.get_trace),
+            durables=(
+                Durable(_E, "evaluation-evaluator-runs"),
+                Durable(_E, "evaluation-experiments"),
+                Durable(_E, "evaluation-online"),
+                Durable(_C, "evaluation-jobs"),
+            ),
+            publishes=("ingest.traces.>",),
         ),
-        publishes=("ingest.traces.>",),
     ),
-    "identity": BusAccess(
-        emits=_emitted(ProjectCreated),
-        durables=(Durable(_E, "identity-audit"),),
-    ),
-    "notifications": BusAccess(
-        emits=_emitted(NotificationDelivered, NotificationFailed),
-        durables=(Durable(_E, "notifications-events"),),
-    ),
-    "optimization": BusAccess(
-        sends=("scheduler.add_trials", "scheduler.submit", "scheduler.stop"),
-        calls=(Scheduler.get_run, Tracking.latest, Tracking.series),
-        durables=(Durable(_C, "optimization-sweeps"), Durable(_E, "optimization-trials")),
-    ),
-    "registry": BusAccess(
-        emits=_emitted(
-            HubComponentPushed,
-            ModelVersionArchived,
-            ModelVersionCreated,
-            ModelVersionEvaluated,
-            ModelVersionPromoted,
-            PromptLabelsChanged,
-            PromptVersionCreated,
+    "identity": _deleting(
+        "identity",
+        BusAccess(
+            emits=_emitted(ProjectCreated, ProjectDeleted, ProjectRetentionChanged),
+            durables=(Durable(_E, "identity-audit"),),
         ),
-        durables=(Durable(_E, "registry-artifacts"),),
     ),
-    "scheduler": BusAccess(
-        emits=_emitted(HookRequested, NotificationFailed, RunDone, RunStatusChanged),
-        sends=("agent.execute", "optimization.start", "scheduler.*"),
-        calls=(Registry.resolve_component, Tracking.latest),
-        durables=(
-            Durable(_C, "scheduler"),
-            Durable(_E, "scheduler-events"),
-            Durable(_E, "scheduler-agents"),
-            Durable(_I, "scheduler-logs"),
+    "notifications": _deleting(
+        "notifications",
+        BusAccess(
+            emits=_emitted(NotificationDelivered, NotificationFailed),
+            durables=(Durable(_E, "notifications-events"),),
         ),
-        publishes=("applied.*",),
     ),
-    "tracking": BusAccess(
-        emits=_emitted(ArtifactVersionCreated, MetricCrossed, TraceIngested),
-        durables=(
-            Durable(_E, "tracking-runs"),
-            Durable(_E, "tracking-scores"),
-            Durable(_I, "tracking-metrics"),
-            Durable(_I, "tracking-artifacts"),
-            Durable(_I, "tracking-traces"),
+    "optimization": _deleting(
+        "optimization",
+        BusAccess(
+            sends=("scheduler.add_trials", "scheduler.submit", "scheduler.stop"),
+            calls=(Scheduler.get_run, Tracking.latest, Tracking.series),
+            durables=(Durable(_C, "optimization-sweeps"), Durable(_E, "optimization-trials")),
         ),
+    ),
+    "registry": _deleting(
+        "registry",
+        BusAccess(
+            emits=_emitted(
+                HubComponentPushed,
+                ModelVersionArchived,
+                ModelVersionCreated,
+                ModelVersionEvaluated,
+                ModelVersionPromoted,
+                PromptLabelsChanged,
+                PromptVersionCreated,
+            ),
+            durables=(Durable(_E, "registry-artifacts"),),
+        ),
+    ),
+    "scheduler": _deleting(
+        "scheduler",
+        BusAccess(
+            emits=_emitted(
+                HookRequested, NotificationFailed, RunDeleted, RunDone, RunStatusChanged
+            ),
+            sends=("agent.execute", "optimization.start", "scheduler.*"),
+            calls=(Registry.resolve_component, Tracking.latest),
+            durables=(
+                Durable(_C, "scheduler"),
+                Durable(_E, "scheduler-events"),
+                Durable(_E, "scheduler-agents"),
+                Durable(_I, "scheduler-logs"),
+            ),
+            publishes=("applied.*",),
+        ),
+        retention=True,
+    ),
+    "tracking": _deleting(
+        "tracking",
+        BusAccess(
+            emits=_emitted(ArtifactVersionCreated, MetricCrossed, TraceDeleted, TraceIngested),
+            durables=(
+                Durable(_E, "tracking-runs"),
+                Durable(_E, "tracking-scores"),
+                Durable(_I, "tracking-metrics"),
+                Durable(_I, "tracking-artifacts"),
+                Durable(_I, "tracking-traces"),
+            ),
+        ),
+        retention=True,
     ),
 }
 

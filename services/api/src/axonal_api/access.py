@@ -20,7 +20,7 @@ from axonal_api.permissions import PERMISSIONS, Permission
 from axonal_api.public_auth import PublicError
 from axonal_events.principals import Role
 
-__all__ = ["CallerDep", "caller", "check_permissions", "enforce"]
+__all__ = ["CallerDep", "caller", "check_permissions", "enforce", "refusal"]
 
 _LANGFUSE_PREFIXES = ("/api/public", "/v1/traces")
 _LOGIN_HINT = (
@@ -31,7 +31,7 @@ _NAMES = {401: ("unauthorized", "UnauthorizedError"), 403: ("forbidden", "Forbid
 _NAMES[404] = ("not_found", "NotFoundError")
 
 
-def _refuse(request: Request, status: int, message: str) -> Exception:
+def refusal(request: Request, status: int, message: str) -> Exception:
     code, langfuse_name = _NAMES[status]
     if request.url.path.startswith(_LANGFUSE_PREFIXES):
         return PublicError(status, message, langfuse_name)
@@ -60,20 +60,25 @@ async def enforce(
     """Refuse the request unless its caller holds the permission its route declares."""
     permission = _declared(request)
     if permission is None:
-        raise _refuse(request, 403, "this route declares no permission: nobody may call it")
+        raise refusal(request, 403, "this route declares no permission: nobody may call it")
     if permission.scope == "public":
         return
     try:
         found = await caller_of(request)
     except Unauthenticated as exc:
         message = f"{exc}; {_LOGIN_HINT}" if exc.status == 401 else str(exc)
-        raise _refuse(request, exc.status, message) from None
+        raise refusal(request, exc.status, message) from None
     request.state.caller = found
     if permission.scope == "signed_in":
         return
+    if permission.scope == "self":
+        name = request.path_params.get("name")
+        if found.superuser or (found.principal is not None and found.principal.name == name):
+            return
+        raise refusal(request, 403, f"{found.name} may manage its own tokens only")
     if permission.scope == "superuser":
         if not found.superuser:
-            raise _refuse(request, 403, f"{found.name} is not a superuser; this needs one")
+            raise refusal(request, 403, f"{found.name} is not a superuser; this needs one")
         return
     if permission.scope == "org":
         org = str(request.path_params.get("org", ""))
@@ -88,7 +93,7 @@ def _project(request: Request, found: Caller) -> str:
     if "owner" in params and "project" in params:
         return f"{params['owner']}/{params['project']}"
     if found.key_project is None:
-        raise _refuse(
+        raise refusal(
             request, 401, "this API takes a project API key (HTTP Basic publicKey:secretKey)"
         )
     return f"{found.key_project.owner}/{found.key_project.name}"
@@ -106,10 +111,10 @@ def _check(
         return
     if found.scope is not None and found.scope != project:
         credential = "API key" if found.via == "key" else "run token"
-        raise _refuse(request, 403, f"this {credential} is valid for project {found.scope} only")
+        raise refusal(request, 403, f"this {credential} is valid for project {found.scope} only")
     if role is Role.NONE:
-        raise _refuse(request, 404, f"{where} does not exist, or {found.name} has no access to it")
-    raise _refuse(
+        raise refusal(request, 404, f"{where} does not exist, or {found.name} has no access to it")
+    raise refusal(
         request, 403, f"{found.name} is {role.label} in {where}; this needs {needed.label}"
     )
 

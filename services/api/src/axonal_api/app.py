@@ -10,6 +10,7 @@ from fastapi import Depends, FastAPI
 
 from axonal_api import VERSION
 from axonal_api.access import check_permissions, enforce
+from axonal_api.audit import AuditWrites
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
 from axonal_api.prompt_cache import PromptCache
@@ -17,6 +18,7 @@ from axonal_api.routes import (
     alerts,
     api_keys,
     artifacts,
+    audit,
     auth,
     automations,
     compare,
@@ -147,6 +149,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         api_keys,
         auth,
         principals,
+        audit,
         traces_v1,
         llm_v1,
         llm_models,
@@ -159,6 +162,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     ):
         app.include_router(module.router)
     check_permissions(app)
+    app.add_middleware(AuditWrites)
     if settings.api_web_dir is not None:
         ui.include(app, settings.api_web_dir)  # last: it answers the GETs no API route takes
     return app

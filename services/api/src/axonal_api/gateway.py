@@ -59,6 +59,13 @@ class Gateway:
         await self._publish(subject, event.to_json(), {"Nats-Msg-Id": message_id(event)})
         return subject
 
+    async def emit(self, data: EventData, **extra: Any) -> str:
+        """Publish ``data`` as the api's event, wait for JetStream's ack; the envelope id."""
+        event = new_event(data, source=SOURCE, **extra)
+        subject = self.subjects.event(data.event_type())
+        await self._publish(subject, event.to_json(), event_headers(event))
+        return str(event.id)
+
     async def command(
         self, service: str, verb: str, data: EventData, *, applied: bool = False, **extra: Any
     ) -> str:

@@ -17,22 +17,29 @@ from axonal_events.principals import Role
 
 __all__ = ["PERMISSIONS", "Permission", "Scope"]
 
-Scope = Literal["public", "signed_in", "superuser", "project", "org"]
+Scope = Literal["public", "signed_in", "self", "superuser", "project", "org"]
 
 
 @dataclass(frozen=True, slots=True)
 class Permission:
-    """Who may call a route: anyone, any caller, a superuser, or a role in its project/org."""
+    """Who may call a route: anyone, any caller, a principal about itself (the path's
+    ``{name}``; or a superuser), a superuser, or a role in its project or organization.
+
+    ``audited``: its writes go to the audit trail (all but telemetry ingestion).
+    """
 
     scope: Scope
     role: Role = Role.NONE
+    audited: bool = True
 
 
 PUBLIC = Permission("public")
 SIGNED_IN = Permission("signed_in")
+SELF = Permission("self")
 SUPERUSER = Permission("superuser")
 VIEW = Permission("project", Role.VIEWER)
 EDIT = Permission("project", Role.MEMBER)
+INGEST = Permission("project", Role.MEMBER, audited=False)
 ADMIN = Permission("project", Role.ADMIN)
 OWNER = Permission("project", Role.OWNER)
 ORG_VIEW = Permission("org", Role.VIEWER)
@@ -64,7 +71,7 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("GET", "/api/public/experiment-items"): VIEW,
     ("GET", "/api/public/experiments"): VIEW,
     ("GET", "/api/public/health"): VIEW,
-    ("POST", "/api/public/ingestion"): EDIT,
+    ("POST", "/api/public/ingestion"): INGEST,
     ("GET", "/api/public/llm-connections"): ADMIN,
     ("PUT", "/api/public/llm-connections"): ADMIN,
     ("DELETE", "/api/public/llm-connections/{connection_id}"): ADMIN,
@@ -74,13 +81,13 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("GET", "/api/public/models/{model_id}"): VIEW,
     ("GET", "/api/public/observations"): VIEW,
     ("GET", "/api/public/observations/{observation_id}"): VIEW,
-    ("POST", "/api/public/otel/v1/traces"): EDIT,
+    ("POST", "/api/public/otel/v1/traces"): INGEST,
     ("GET", "/api/public/projects"): VIEW,
     ("GET", "/api/public/score-configs"): VIEW,
     ("POST", "/api/public/score-configs"): EDIT,
     ("GET", "/api/public/score-configs/{config_id}"): VIEW,
     ("PATCH", "/api/public/score-configs/{config_id}"): EDIT,
-    ("POST", "/api/public/scores"): EDIT,
+    ("POST", "/api/public/scores"): INGEST,
     ("GET", "/api/public/sessions"): VIEW,
     ("GET", "/api/public/sessions/{session_id}"): VIEW,
     ("GET", "/api/public/traces"): VIEW,
@@ -189,7 +196,7 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("GET", "/api/v1/{owner}/{project}/runs/{run_uuid}/logs"): VIEW,
     ("GET", "/api/v1/{owner}/{project}/runs/{run_uuid}/logs/stream"): VIEW,
     ("GET", "/api/v1/{owner}/{project}/runs/{run_uuid}/metrics"): VIEW,
-    ("POST", "/api/v1/{owner}/{project}/runs/{run_uuid}/metrics"): EDIT,
+    ("POST", "/api/v1/{owner}/{project}/runs/{run_uuid}/metrics"): INGEST,
     ("GET", "/api/v1/{owner}/{project}/runs/{run_uuid}/statuses"): VIEW,
     ("GET", "/api/v1/{owner}/{project}/runs/{run_uuid}/study"): VIEW,
     ("POST", "/api/v1/{owner}/{project}/runs/{run_uuid}/{verb}"): EDIT,
@@ -225,12 +232,13 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("GET", "/api/v1/auth/me"): SIGNED_IN,
     ("GET", "/api/v1/principals"): SUPERUSER,
     ("POST", "/api/v1/principals"): SUPERUSER,
-    ("GET", "/api/v1/principals/{name}/tokens"): SIGNED_IN,
-    ("POST", "/api/v1/principals/{name}/tokens"): SIGNED_IN,
-    ("DELETE", "/api/v1/principals/{name}/tokens/{token_id}"): SIGNED_IN,
+    ("GET", "/api/v1/principals/{name}/tokens"): SELF,
+    ("POST", "/api/v1/principals/{name}/tokens"): SELF,
+    ("DELETE", "/api/v1/principals/{name}/tokens/{token_id}"): SELF,
     ("GET", "/api/v1/orgs/{org}/members"): ORG_VIEW,
+    ("GET", "/api/v1/orgs/{org}/audit"): ORG_ADMIN,
     ("PUT", "/api/v1/orgs/{org}/members/{name}"): ORG_ADMIN,
     ("GET", "/api/v1/{owner}/{project}/members"): VIEW,
     ("PUT", "/api/v1/{owner}/{project}/members/{name}"): ADMIN,
-    ("POST", "/v1/traces"): EDIT,
+    ("POST", "/v1/traces"): INGEST,
 }

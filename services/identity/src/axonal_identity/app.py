@@ -9,6 +9,7 @@ from faststream import FastStream
 from axonal_bus.service import Service
 from axonal_identity.api_keys import rpc as api_keys_rpc
 from axonal_identity.audit import handlers as audit_handlers
+from axonal_identity.audit import rpc as audit_rpc
 from axonal_identity.context import Context
 from axonal_identity.principals import bootstrap
 from axonal_identity.principals import rpc as principals_rpc
@@ -32,4 +33,5 @@ def build_app(settings: IdentitySettings) -> FastStream:
     principals_rpc.register(ctx)
     bootstrap.register(ctx)
     audit_handlers.register(ctx)
+    audit_rpc.register(ctx)
     return ctx.application()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from axonal_events.catalog.access import ApiWriteAudited
 from axonal_events.catalog.agents import AgentHeartbeat
 from axonal_events.catalog.alerts import (
     NOTIFIERS,
@@ -39,6 +40,7 @@ __all__ = [
     "DONE_STATUSES",
     "NOTIFIERS",
     "AgentHeartbeat",
+    "ApiWriteAudited",
     "ArtifactVersionCreated",
     "Catalog",
     "Comparison",
@@ -82,6 +84,7 @@ for _model in (
     NotificationDelivered,
     NotificationFailed,
     ProjectCreated,
+    ApiWriteAudited,
     AgentHeartbeat,
     TraceIngested,
     ArtifactVersionCreated,

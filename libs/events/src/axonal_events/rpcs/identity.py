@@ -11,6 +11,7 @@ from axonal_events.api_keys import (
     RevokeApiKeyRequest,
     VerifyApiKeyRequest,
 )
+from axonal_events.audit import AuditPage, ListAuditRequest
 from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Project, ProjectList
 from axonal_events.principals import (
     AuthenticateRequest,
@@ -117,4 +118,11 @@ class Identity:
         SetRetentionRequest,
         ProjectRetention,
         "Set a project's retention; the owning services apply it.",
+    )
+    list_audit = Rpc(
+        "identity",
+        "list_audit",
+        ListAuditRequest,
+        AuditPage,
+        "An organization's audit trail, newest first.",
     )

@@ -47,6 +47,7 @@ COMMANDS: dict[str, Lazy] = {
     "whoami": Lazy("axonal.cli.signin", "Who your credentials act for.", ACCESS, "whoami"),
     "users": Lazy("axonal.cli.users", "Users, service accounts and their tokens.", ACCESS),
     "members": Lazy("axonal.cli.members", "Roles in organizations and projects.", ACCESS),
+    "audit": Lazy("axonal.cli.audit", "The audit trail: who did what, when, from where.", ACCESS),
     "run": Lazy("axonal.cli.run", "Submit a run and print its uuid.", RUNS),
     "check": Lazy("axonal.cli.check", "Validate polyaxonfiles and compile them.", RUNS),
     "ops": Lazy("axonal.cli.ops", "List, inspect, follow and act on runs.", RUNS),

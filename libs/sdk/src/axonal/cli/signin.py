@@ -36,7 +36,11 @@ def sign_in(
     days: Annotated[int, typer.Option("--days", min=1, max=400, help="Token lifetime.")] = 90,
     api_url: ApiUrl = None,
 ) -> None:
-    """Sign in with your user name and password; the token is kept for this api (0600)."""
+    """Sign in to an api and keep a token for it.
+
+    Asks for your user name and password; the token is kept for this api (readable by you
+    only) and expires after --days.
+    """
     from axonal._credentials import keep_token  # noqa: PLC0415
     from axonal_events.principals import TokenCreated  # noqa: PLC0415
 
@@ -58,7 +62,10 @@ def sign_in(
 
 @logout.command("logout")
 def sign_out(api_url: ApiUrl = None) -> None:
-    """Forget the token kept for this api (it stays valid until it expires or is revoked)."""
+    """Forget the token kept for an api.
+
+    The token stays valid until it expires or is revoked (`axonal users tokens`).
+    """
     from axonal._credentials import forget_token  # noqa: PLC0415
 
     base_url = guarded(lambda: resolve_api_url(api_url))
@@ -70,7 +77,10 @@ def sign_out(api_url: ApiUrl = None) -> None:
 
 @whoami.command("whoami")
 def who(as_json: AsJson = False, api_url: ApiUrl = None) -> None:
-    """Who your credentials act for, and their roles."""
+    """Who your credentials act for.
+
+    With the roles they hold in organizations and projects.
+    """
     from axonal_events.principals import Me  # noqa: PLC0415
 
     with api(api_url) as client:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, ValidationError
 
 from axonal_api.deps import GatewayDep, PromptCacheDep
 from axonal_api.errors import ApiError
+from axonal_api.protected_labels import check_label_rights
 from axonal_api.routes.runs import ERRORS, Owner, Project
 from axonal_api.routes.traces_v1 import project_id_of
 from axonal_events.prompts import (
@@ -86,13 +87,19 @@ async def list_prompts(
 
 @router.post("/prompts", status_code=201, summary="Create the next version of a prompt")
 async def create_prompt(
-    gw: GatewayDep, cache: PromptCacheDep, owner: Owner, project: Project, terms: PromptTerms
+    request: Request,
+    gw: GatewayDep,
+    cache: PromptCacheDep,
+    owner: Owner,
+    project: Project,
+    terms: PromptTerms,
 ) -> PromptVersion:
     project_id = await project_id_of(gw, owner, project)
-    request = _valid(
+    await check_label_rights(request, gw, f"{owner}/{project}", project_id, terms.labels)
+    create = _valid(
         CreatePrompt, project_id=project_id, project=f"{owner}/{project}", **terms.model_dump()
     )
-    created = await gw.call(Registry.create_prompt, request)
+    created = await gw.call(Registry.create_prompt, create)
     cache.drop(project_id)
     return created
 
@@ -101,6 +108,7 @@ async def create_prompt(
     "/prompts/{name:path}/versions/{version}", summary="Put labels on a version of a prompt"
 )
 async def set_labels(
+    request: Request,
     gw: GatewayDep,
     cache: PromptCacheDep,
     owner: Owner,
@@ -110,7 +118,8 @@ async def set_labels(
     body: NewLabels,
 ) -> PromptVersion:
     project_id = await project_id_of(gw, owner, project)
-    request = _valid(
+    await check_label_rights(request, gw, f"{owner}/{project}", project_id, body.labels)
+    labelled = _valid(
         SetPromptLabels,
         project_id=project_id,
         project=f"{owner}/{project}",
@@ -118,7 +127,7 @@ async def set_labels(
         version=version,
         new_labels=body.labels,
     )
-    updated = await gw.call(Registry.set_prompt_labels, request)
+    updated = await gw.call(Registry.set_prompt_labels, labelled)
     cache.drop(project_id)
     return updated
 

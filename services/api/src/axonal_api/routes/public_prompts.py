@@ -18,6 +18,7 @@ from pydantic.alias_generators import to_camel
 
 from axonal_api.deps import GatewayDep, PromptCacheDep, gateway_of
 from axonal_api.prompt_cache import PromptCache
+from axonal_api.protected_labels import check_label_rights
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError, key_project
 from axonal_api.public_bodies import Camel, Paged, PageInfo
 from axonal_events.api_keys import KeyProject
@@ -113,10 +114,15 @@ def _project(key: KeyProject) -> str:
 
 @router.post("", status_code=201, summary="Create the next version of a prompt")
 async def create_prompt(
-    gw: GatewayDep, cache: PromptCacheDep, project: KeyProjectDep, body: CreatePromptBody
+    request: Request,
+    gw: GatewayDep,
+    cache: PromptCacheDep,
+    project: KeyProjectDep,
+    body: CreatePromptBody,
 ) -> LangfusePrompt:
+    await check_label_rights(request, gw, _project(project), project.id, body.labels or [])
     try:
-        request = CreatePrompt(
+        create = CreatePrompt(
             project_id=project.id,
             project=_project(project),
             name=body.name,
@@ -130,7 +136,7 @@ async def create_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    created = await gw.call(Registry.create_prompt, request)
+    created = await gw.call(Registry.create_prompt, create)
     cache.drop(project.id)
     return LangfusePrompt.of(created)
 
@@ -166,6 +172,7 @@ async def list_prompts(
 
 @router.patch("/{prompt_name:path}/versions/{version}", summary="Add labels to a version")
 async def update_labels(
+    request: Request,
     gw: GatewayDep,
     cache: PromptCacheDep,
     project: KeyProjectDep,
@@ -173,8 +180,9 @@ async def update_labels(
     version: int,
     body: UpdateLabelsBody,
 ) -> LangfusePrompt:
+    await check_label_rights(request, gw, _project(project), project.id, body.new_labels)
     try:
-        request = SetPromptLabels(
+        labelled = SetPromptLabels(
             project_id=project.id,
             project=_project(project),
             name=prompt_name,
@@ -183,7 +191,7 @@ async def update_labels(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
-    updated = await gw.call(Registry.set_prompt_labels, request)
+    updated = await gw.call(Registry.set_prompt_labels, labelled)
     cache.drop(project.id)
     return LangfusePrompt.of(updated)
 

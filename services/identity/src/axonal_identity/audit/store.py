@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from axonal_db import Connection
 from axonal_events import CloudEvent
+from axonal_events.audit import AuditEntry, ListAuditRequest
 
-__all__ = ["purge_project", "record_audits"]
+__all__ = ["list_audit", "purge_project", "record_audits"]
 
 
 async def record_audits(conn: Connection, events: Sequence[CloudEvent[dict[str, Any]]]) -> int:
@@ -42,3 +44,42 @@ async def purge_project(conn: Connection, slug: str, project_id: str, kept: Sequ
         list(kept),
     )
     return int(status.rsplit(" ", 1)[1])
+
+
+async def list_audit(
+    conn: Connection, query: ListAuditRequest, after: tuple[datetime, str] | None
+) -> list[AuditEntry]:
+    """``query``'s entries, newest first, older than ``after`` (time, event id)."""
+    rows = await conn.fetch(
+        "SELECT event_id, type, occurred_at, actor, source, project, subject, data "
+        "FROM audit_log WHERE org = $1 "
+        "AND ($2::text IS NULL OR project = $1 || '/' || $2) "
+        "AND ($3::text IS NULL OR actor = $3) "
+        "AND ($4::text IS NULL OR type = $4 OR type = 'axonal.' || $4) "
+        "AND ($5::timestamptz IS NULL OR occurred_at >= $5) "
+        "AND ($6::timestamptz IS NULL OR occurred_at < $6) "
+        "AND ($7::timestamptz IS NULL OR (occurred_at, event_id) < ($7, $8)) "
+        "ORDER BY occurred_at DESC, event_id DESC LIMIT $9",
+        query.org,
+        query.project,
+        query.actor,
+        query.type,
+        query.since,
+        query.until,
+        after[0] if after else None,
+        after[1] if after else None,
+        query.limit,
+    )
+    return [
+        AuditEntry(
+            event_id=row["event_id"],
+            type=row["type"].removeprefix("axonal."),
+            occurred_at=row["occurred_at"],
+            actor=row["actor"],
+            source=row["source"],
+            project=row["project"],
+            subject=row["subject"],
+            data=json.loads(row["data"]) if isinstance(row["data"], str) else row["data"],
+        )
+        for row in rows
+    ]
