@@ -13,8 +13,16 @@ from schemathesis.specs.openapi.checks import (
 
 from axonal_api.app import build_app
 from axonal_api.openapi import openapi_document, render
+from axonal_api.permissions import PERMISSIONS
 from axonal_api.settings import ApiSettings
-from axonal_testing.api_fakes import OPERATOR, OPERATOR_TOKEN, FakePlatform, api_in_thread
+from axonal_events.principals import Role
+from axonal_testing.api_fakes import (
+    OPERATOR,
+    OPERATOR_TOKEN,
+    VIEWER,
+    FakePlatform,
+    api_in_thread,
+)
 
 COMMITTED = Path(__file__).parents[3] / "docs" / "openapi.json"
 
@@ -79,4 +87,30 @@ def test_api_conforms_to_its_openapi_document(case, api_url):
         base_url=api_url,
         headers=OPERATOR,
         timeout=10,
+    )
+
+
+def _reaches(method: str, path: str) -> bool:
+    """Whether a viewer of ``acme`` may call the route on ``acme/demo``."""
+    permission = PERMISSIONS.get((method.upper(), path))
+    if permission is None:  # a method the route does not have: a 405 for anyone
+        return False
+    if permission.scope in ("public", "signed_in"):
+        return True
+    keyed = path.startswith(("/api/public", "/v1/traces")) and "{owner}" not in path
+    return permission.scope in ("project", "org") and permission.role <= Role.VIEWER and not keyed
+
+
+@schema.parametrize()
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+def test_a_role_without_the_permission_gets_no_2xx_and_no_5xx(case, api_url):
+    if _reaches(case.method, case.path):
+        return  # let in: the operator's run above checks these answers
+    for name, value in (("owner", "acme"), ("project", "demo"), ("org", "acme")):
+        if case.path_parameters and name in case.path_parameters:
+            case.path_parameters[name] = value
+    response = case.call(base_url=api_url, headers=VIEWER, timeout=10)
+    # a refusal, or a body too broken to read (answered before any permission check)
+    assert 400 <= response.status_code < 500, (
+        f"{case.method} {case.path}: {response.status_code} {response.text[:300]}"
     )

@@ -43,6 +43,8 @@ __all__ = ["OPERATOR", "OPERATOR_TOKEN", "FakePlatform", "api_in_thread"]
 #: a superuser, so that tests of route shapes pass the permission checks.
 OPERATOR_TOKEN = "operator-test-token"  # noqa: S105 - a test value
 OPERATOR = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+#: A user who is a viewer in organization ``acme``, known to the fake identity service.
+VIEWER = {"Authorization": "Bearer viewer-test-token"}
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -167,7 +169,9 @@ class FakePlatform:
         return ProjectList(projects=[p for p in self.projects if req.owner in (None, p.owner)])
 
     async def authenticate(self, req: AuthenticateRequest) -> Principal:
-        """No user exists here: only the operator's token (checked by the api) is let in."""
+        """One user exists here: :data:`VIEWER`'s, a viewer in ``acme``."""
+        if f"Bearer {req.token}" == VIEWER["Authorization"]:
+            return Principal(id="viewer", name="viewer", kind="user", org_roles={"acme": "viewer"})
         raise Forbidden("invalid, expired or revoked token")
 
     async def follow_submits(self, nc: Client, subjects: Subjects) -> None:
