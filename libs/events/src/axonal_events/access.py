@@ -41,6 +41,7 @@ from axonal_events.catalog import (
     NotificationDelivered,
     NotificationFailed,
     ProjectCreated,
+    ProjectQuotasChanged,
     PromptLabelsChanged,
     PromptVersionCreated,
     RunDone,
@@ -142,7 +143,7 @@ ACCESS: Mapping[str, BusAccess] = {
         publishes=("ingest.traces.>",),
     ),
     "identity": BusAccess(
-        emits=_emitted(ProjectCreated),
+        emits=_emitted(ProjectCreated, ProjectQuotasChanged),
         durables=(Durable(_E, "identity-audit"),),
     ),
     "notifications": BusAccess(
@@ -174,6 +175,7 @@ ACCESS: Mapping[str, BusAccess] = {
             Durable(_C, "scheduler"),
             Durable(_E, "scheduler-events"),
             Durable(_E, "scheduler-agents"),
+            Durable(_E, "scheduler-quotas"),
             Durable(_I, "scheduler-logs"),
         ),
         publishes=("applied.*",),

@@ -14,6 +14,7 @@ from axonal_events.catalog.alerts import (
 from axonal_events.catalog.deletion import (
     DeletionCompleted,
     ProjectDeleted,
+    ProjectQuotasChanged,
     ProjectRetentionChanged,
     RunDeleted,
     TraceDeleted,
@@ -56,6 +57,7 @@ __all__ = [
     "NotificationFailed",
     "ProjectCreated",
     "ProjectDeleted",
+    "ProjectQuotasChanged",
     "ProjectRetentionChanged",
     "PromptLabelsChanged",
     "PromptVersionCreated",
@@ -96,6 +98,7 @@ for _model in (
     EvalJobDone,
     ProjectDeleted,
     ProjectRetentionChanged,
+    ProjectQuotasChanged,
     TraceDeleted,
     RunDeleted,
     DeletionCompleted,
