@@ -30,6 +30,7 @@ from axonal_events.catalog import (
     CATALOG,
     AgentHeartbeat,
     ArtifactVersionCreated,
+    DeletionCompleted,
     EvalJobDone,
     HookRequested,
     HubComponentPushed,
@@ -41,12 +42,16 @@ from axonal_events.catalog import (
     NotificationDelivered,
     NotificationFailed,
     ProjectCreated,
+    ProjectDeleted,
     ProjectQuotasChanged,
+    ProjectRetentionChanged,
     PromptLabelsChanged,
     PromptVersionCreated,
+    RunDeleted,
     RunDone,
     RunStatusChanged,
     ScoreCreated,
+    TraceDeleted,
     TraceIngested,
 )
 from axonal_events.rpc import Rpc
@@ -118,9 +123,9 @@ _E, _C, _I = StreamKind.EVENTS, StreamKind.COMMANDS, StreamKind.INGEST
 #: Every service's access; :func:`permissions` renders one entry.
 ACCESS: Mapping[str, BusAccess] = {
     "agent": BusAccess(
-        emits=_emitted(AgentHeartbeat),
+        emits=_emitted(AgentHeartbeat, DeletionCompleted),
         sends=("scheduler.report",),
-        durables=(Durable(_C, "*"),),
+        durables=(Durable(_C, "*"), Durable(_E, "agent-deletions")),
         publishes=("ingest.logs.>",),
         listens=("evt.run.stopping",),
     ),
@@ -131,7 +136,7 @@ ACCESS: Mapping[str, BusAccess] = {
         listens=("applied.*", "ingest.logs.>", "evt.run.done", "evt.prompt.>"),
     ),
     "evaluation": BusAccess(
-        emits=_emitted(EvalJobDone, ScoreCreated),
+        emits=_emitted(DeletionCompleted, EvalJobDone, ScoreCreated),
         sends=("scheduler.submit", "evaluation.run_job"),
         calls=(Registry.get_prompt, Scheduler.get_run, Tracking.get_trace),
         durables=(
@@ -139,24 +144,37 @@ ACCESS: Mapping[str, BusAccess] = {
             Durable(_E, "evaluation-experiments"),
             Durable(_E, "evaluation-online"),
             Durable(_C, "evaluation-jobs"),
+            Durable(_E, "evaluation-deletions"),
         ),
         publishes=("ingest.traces.>",),
     ),
     "identity": BusAccess(
-        emits=_emitted(ProjectCreated, ProjectQuotasChanged),
-        durables=(Durable(_E, "identity-audit"),),
+        emits=_emitted(
+            DeletionCompleted,
+            ProjectCreated,
+            ProjectDeleted,
+            ProjectQuotasChanged,
+            ProjectRetentionChanged,
+        ),
+        durables=(Durable(_E, "identity-audit"), Durable(_E, "identity-deletions")),
     ),
     "notifications": BusAccess(
-        emits=_emitted(NotificationDelivered, NotificationFailed),
-        durables=(Durable(_E, "notifications-events"),),
+        emits=_emitted(DeletionCompleted, NotificationDelivered, NotificationFailed),
+        durables=(Durable(_E, "notifications-events"), Durable(_E, "notifications-deletions")),
     ),
     "optimization": BusAccess(
         sends=("scheduler.add_trials", "scheduler.submit", "scheduler.stop"),
+        emits=_emitted(DeletionCompleted),
         calls=(Scheduler.get_run, Tracking.latest, Tracking.series),
-        durables=(Durable(_C, "optimization-sweeps"), Durable(_E, "optimization-trials")),
+        durables=(
+            Durable(_C, "optimization-sweeps"),
+            Durable(_E, "optimization-trials"),
+            Durable(_E, "optimization-deletions"),
+        ),
     ),
     "registry": BusAccess(
         emits=_emitted(
+            DeletionCompleted,
             HubComponentPushed,
             ModelVersionArchived,
             ModelVersionCreated,
@@ -165,10 +183,12 @@ ACCESS: Mapping[str, BusAccess] = {
             PromptLabelsChanged,
             PromptVersionCreated,
         ),
-        durables=(Durable(_E, "registry-artifacts"),),
+        durables=(Durable(_E, "registry-artifacts"), Durable(_E, "registry-deletions")),
     ),
     "scheduler": BusAccess(
-        emits=_emitted(HookRequested, NotificationFailed, RunDone, RunStatusChanged),
+        emits=_emitted(
+            DeletionCompleted, HookRequested, NotificationFailed, RunDeleted, RunDone, RunStatusChanged
+        ),
         sends=("agent.execute", "optimization.start", "scheduler.*"),
         calls=(Registry.resolve_component, Tracking.latest),
         durables=(
@@ -176,18 +196,24 @@ ACCESS: Mapping[str, BusAccess] = {
             Durable(_E, "scheduler-events"),
             Durable(_E, "scheduler-agents"),
             Durable(_E, "scheduler-quotas"),
+            Durable(_E, "scheduler-deletions"),
+            Durable(_E, "scheduler-retention"),
             Durable(_I, "scheduler-logs"),
         ),
         publishes=("applied.*",),
     ),
     "tracking": BusAccess(
-        emits=_emitted(ArtifactVersionCreated, MetricCrossed, TraceIngested),
+        emits=_emitted(
+            ArtifactVersionCreated, DeletionCompleted, MetricCrossed, TraceDeleted, TraceIngested
+        ),
         durables=(
             Durable(_E, "tracking-runs"),
             Durable(_E, "tracking-scores"),
             Durable(_I, "tracking-metrics"),
             Durable(_I, "tracking-artifacts"),
             Durable(_I, "tracking-traces"),
+            Durable(_E, "tracking-deletions"),
+            Durable(_E, "tracking-retention"),
         ),
     ),
 }
