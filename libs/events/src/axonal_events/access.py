@@ -187,7 +187,12 @@ ACCESS: Mapping[str, BusAccess] = {
     ),
     "scheduler": BusAccess(
         emits=_emitted(
-            DeletionCompleted, HookRequested, NotificationFailed, RunDeleted, RunDone, RunStatusChanged
+            DeletionCompleted,
+            HookRequested,
+            NotificationFailed,
+            RunDeleted,
+            RunDone,
+            RunStatusChanged,
         ),
         sends=("agent.execute", "optimization.start", "scheduler.*"),
         calls=(Registry.resolve_component, Tracking.latest),

@@ -1,5 +1,6 @@
 """Deletion and retention events: a project, a trace or a run is deleted; each service that
-held its data confirms once with ``deletion.completed``; a project's retention or its quotas changed."""
+held its data confirms once with ``deletion.completed``; a project's retention or its quotas
+changed."""
 
 from __future__ import annotations
 

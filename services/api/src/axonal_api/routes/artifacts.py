@@ -4,8 +4,8 @@ or a given version), versions; lineage.
 An upload streams the body into the artifact store under ``<owner>/<project>/<run>/<path>``
 and under its content key (size and sha256 computed on the way, ``AXONAL_ARTIFACT_MAX_BYTES``
 enforced with a 413; see :mod:`axonal_api.content`; so is the project's ``storage_bytes``
-quota, against the bytes its recorded artifact versions hold), then publishes the artifact's record on
-``ingest.artifacts.<run>`` and answers 201 with it once JetStream stored it; the tracking
+quota, against the bytes its recorded artifact versions hold), then publishes the artifact's
+record on ``ingest.artifacts.<run>`` and answers 201 with it once JetStream stored it; the tracking
 service lists it soon after. Changed bytes under the same name are a new version (their
 sha256); every version stays downloadable with ``?version=<sha256>``.
 """

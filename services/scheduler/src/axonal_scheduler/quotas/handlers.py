@@ -27,6 +27,4 @@ async def on_quotas_changed(ctx: Context, event: CloudEvent[EventData]) -> None:
 
 
 def register(ctx: Context) -> None:
-    ctx.consume_events(
-        f"{ctx.name}-quotas", [ProjectQuotasChanged.type_name], on_quotas_changed
-    )
+    ctx.consume_events(f"{ctx.name}-quotas", [ProjectQuotasChanged.type_name], on_quotas_changed)
