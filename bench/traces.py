@@ -157,8 +157,9 @@ def cpu_seconds(stack: RunningStack) -> dict[str, float]:
     return found
 
 
-async def project_key(api_url: str) -> tuple[str, tuple[str, str]]:
-    async with httpx.AsyncClient(base_url=api_url, timeout=30) as api:
+async def project_key(api_url: str, token: str) -> tuple[str, tuple[str, str]]:
+    headers = {"Authorization": f"Bearer {token}"}  # the home's administrator
+    async with httpx.AsyncClient(base_url=api_url, timeout=30, headers=headers) as api:
         reply = await api.post("/api/v1/projects", json={"owner": "bench", "name": "traces"})
         reply.raise_for_status()
         key = await api.post("/api/v1/projects/bench/traces/api-keys", json={})
@@ -244,7 +245,7 @@ def report(rounds: list[Round]) -> None:
 
 async def measure(stack: RunningStack) -> None:
     api_url, database_url = str(stack.status["api_url"]), stack.database_url
-    project_id, auth = await project_key(api_url)
+    project_id, auth = await project_key(api_url, stack.admin_token)
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
     nc = await nats.connect(stack.nats_url)
     js = nc.jetstream()

@@ -122,6 +122,17 @@ def test_admission_priority_then_fifo():
     assert len(admit(waiting, active=100, concurrency=None)) == 4
 
 
+def test_admission_keeps_a_project_within_its_room():
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    waiting = [
+        Waiting(f"a{i}", 0, t0 + timedelta(seconds=i), project="acme/a") for i in range(3)
+    ] + [Waiting("b0", 0, t0 + timedelta(seconds=9), project="acme/b")]
+    assert admit(waiting, active=0, concurrency=10, room={"acme/a": 1}) == ["a0", "b0"]
+    assert admit(waiting, active=0, concurrency=10, room={"acme/a": 0}) == ["b0"]
+    assert admit(waiting, active=0, concurrency=2, room={"acme/a": 2}) == ["a0", "a1"]
+    assert admit(waiting, active=0, concurrency=None, room={"acme/b": 0}) == ["a0", "a1", "a2"]
+
+
 def test_early_stopping():
     fail = {"kind": "failure_early_stopping", "percent": 50}
     assert should_stop([fail], [S.FAILED, S.SUCCEEDED]) == "FailureEarlyStopping"

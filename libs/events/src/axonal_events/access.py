@@ -44,6 +44,7 @@ from axonal_events.catalog import (
     NotificationFailed,
     ProjectCreated,
     ProjectDeleted,
+    ProjectQuotasChanged,
     ProjectRetentionChanged,
     PromptLabelsChanged,
     PromptVersionCreated,
@@ -174,7 +175,9 @@ ACCESS: Mapping[str, BusAccess] = {
     "identity": _deleting(
         "identity",
         BusAccess(
-            emits=_emitted(ProjectCreated, ProjectDeleted, ProjectRetentionChanged),
+            emits=_emitted(
+                ProjectCreated, ProjectDeleted, ProjectQuotasChanged, ProjectRetentionChanged
+            ),
             durables=(Durable(_E, "identity-audit"),),
         ),
     ),
@@ -221,6 +224,7 @@ ACCESS: Mapping[str, BusAccess] = {
                 Durable(_E, "scheduler-events"),
                 Durable(_E, "scheduler-agents"),
                 Durable(_I, "scheduler-logs"),
+                Durable(_E, "scheduler-quotas"),
             ),
             publishes=("applied.*",),
         ),

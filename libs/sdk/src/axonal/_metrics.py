@@ -4,7 +4,9 @@ Points are batched (at most ``MAX_BATCH`` per batch, formed every ``INTERVAL`` s
 soon as ``BATCH_TRIGGER`` are pending) and sent in order. While the backend fails, the thread
 retries with exponential backoff and appends the batches to a spool file (their bodies then
 live only there), so a dying process loses nothing; a later writer of the same run sends what a
-spool file holds, with the same message ids, then deletes it.
+spool file holds, with the same message ids, then deletes it. A backend throttling the project
+(HTTP 429) is answered by waiting its ``Retry-After`` and sending the same batch again (same
+message id: stored once).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from axonal._transport import Refused, Sender
+from axonal._transport import Refused, Sender, Throttled
 
 __all__ = ["Writer"]
 
@@ -77,6 +79,7 @@ class Writer:
         self._stopping = False
         self._delay = 0.0
         self._retry_at = 0.0
+        self.throttled = 0  # batches the backend asked to send again later (HTTP 429)
         self._last_batch = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="axonal-metrics", daemon=True)
         self._thread.start()
@@ -245,7 +248,11 @@ class Writer:
         else:
             failure = self._try_send(batch, body)
         with self._cond:
-            if failure is None:
+            if isinstance(failure, Throttled):
+                self.throttled += 1
+                self._tell_once("throttled", f"the backend throttles this project ({failure})")
+                self._retry_at = time.monotonic() + failure.retry_after
+            elif failure is None:
                 self._batches.popleft()  # only this thread removes batches
                 self._delay, self._spooling = 0.0, False
                 if self._spool_used and not any(b.spooled for b in self._batches):

@@ -21,13 +21,29 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 T = TypeVar("T")
 
-__all__ = ["Destination", "HttpSender", "NatsSender", "Refused", "Sender", "destination_from_env"]
+__all__ = [
+    "Destination",
+    "HttpSender",
+    "NatsSender",
+    "Refused",
+    "Sender",
+    "Throttled",
+    "destination_from_env",
+]
 
 SEND_TIMEOUT = 10.0
 
 
 class Refused(Exception):
     """The backend refused a batch for good (sending it again would not help)."""
+
+
+class Throttled(Exception):
+    """The backend asks to send again in ``retry_after`` seconds (HTTP 429, a project's rate)."""
+
+    def __init__(self, retry_after: float, message: str) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Sender(Protocol):
@@ -156,7 +172,8 @@ async def _quiet(error: Exception) -> None:
 
 
 class HttpSender:
-    """``POST`` to the api; 2xx delivered, 4xx (but 408/429) refused, the rest retried."""
+    """``POST`` to the api; 2xx delivered, 429 :class:`Throttled` (its ``Retry-After``), other
+    4xx (but 408) refused, the rest retried."""
 
     def __init__(self, url: str, token: str | None) -> None:
         import httpx  # noqa: PLC0415
@@ -172,12 +189,22 @@ class HttpSender:
             headers={"Content-Type": "application/json", "Idempotency-Key": msg_id},
         )
         status = response.status_code
-        if 400 <= status < 500 and status not in {408, 429}:
+        if status == 429:
+            raise Throttled(_retry_after(response), _message(response))
+        if 400 <= status < 500 and status != 408:
             raise Refused(f"HTTP {status}: {_message(response)}")
         response.raise_for_status()
 
     def close(self) -> None:
         self._client.close()
+
+
+def _retry_after(response: httpx.Response) -> float:
+    """``Retry-After`` in seconds (an HTTP date is not sent by the api: 1 s then)."""
+    try:
+        return max(0.0, float(response.headers.get("retry-after", "1")))
+    except ValueError:
+        return 1.0
 
 
 def _message(response: httpx.Response) -> str:

@@ -14,6 +14,7 @@ from axonal_api.audit import AuditWrites
 from axonal_api.errors import install_error_handlers
 from axonal_api.gateway import Gateway
 from axonal_api.prompt_cache import PromptCache
+from axonal_api.quotas import Quotas
 from axonal_api.routes import (
     alerts,
     api_keys,
@@ -47,6 +48,7 @@ from axonal_api.routes import (
     public_read,
     public_score_configs,
     queues,
+    quotas,
     runs,
     schedules,
     stream,
@@ -115,6 +117,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
     app.state.gateway = None
     app.state.prompt_cache = PromptCache()
     app.state.score_config_cache = ScoreConfigCache()
+    app.state.quotas = Quotas(settings)
     install_error_handlers(app)
     app.include_router(health.router)
     # prompt reads first: applications fetch prompts on their own request path, and routes
@@ -146,6 +149,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         webhooks,
         connections,
         projects,
+        quotas,
         api_keys,
         auth,
         principals,

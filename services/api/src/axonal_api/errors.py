@@ -28,13 +28,20 @@ class ApiError(Exception):
     """An error answered as is: ``status``, a stable ``code`` and a ``message`` for people."""
 
     def __init__(
-        self, status: int, code: str, message: str, *, details: list[dict[str, str]] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        details: list[dict[str, str]] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.details = details
+        self.headers = headers
 
 
 #: The HTTP status of each error code a service answers with; the body keeps the code.
@@ -82,7 +89,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.message, exc.details), status_code=exc.status)
+        body = _body(exc.code, exc.message, exc.details)
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RemoteError)
     async def remote_error(request: Request, exc: RemoteError) -> JSONResponse:

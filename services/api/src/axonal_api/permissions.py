@@ -2,7 +2,7 @@
 
 A route missing here cannot be registered (``build_app`` fails), and a request for one is
 refused. Reads need ``viewer``, writes ``member``. API keys, connection secrets, protected
-prompt labels, model aliases and retention need ``admin``; deleting a project, ``owner``.
+prompt labels, model aliases, retention and quotas need ``admin``; deleting a project, ``owner``.
 The project is the path's ``owner/project``, or the API key's for the Langfuse-compatible
 ``/api/public`` and OTLP routes.
 """
@@ -225,6 +225,9 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("DELETE", "/api/v1/projects/{owner}/{project}"): OWNER,
     ("GET", "/api/v1/projects/{owner}/{project}/retention"): VIEW,
     ("PUT", "/api/v1/projects/{owner}/{project}/retention"): ADMIN,
+    # quotas
+    ("GET", "/api/v1/projects/{owner}/{project}/quotas"): VIEW,
+    ("PUT", "/api/v1/projects/{owner}/{project}/quotas"): ADMIN,
     # access: sign-in, principals and roles
     ("POST", "/api/v1/auth/login"): PUBLIC,
     ("POST", "/api/v1/auth/logout"): PUBLIC,

@@ -38,6 +38,7 @@ INGEST_RESPONSES: dict[int | str, dict[str, object]] = {
     401: _LANGFUSE,
     413: _LANGFUSE,
     415: _LANGFUSE,
+    429: {**_LANGFUSE, "description": "Over the project's ingest rate: retry after Retry-After"},
     422: _AXONAL,
     503: _AXONAL,
 }
@@ -53,11 +54,14 @@ READ_RESPONSES: dict[int | str, dict[str, object]] = {
 class PublicError(Exception):
     """An error answered the Langfuse way: ``{"message": ..., "error": ...}``."""
 
-    def __init__(self, status: int, message: str, error: str) -> None:
+    def __init__(
+        self, status: int, message: str, error: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.error = error
+        self.headers = headers
 
 
 def install_public_errors(app: FastAPI) -> None:
@@ -65,7 +69,7 @@ def install_public_errors(app: FastAPI) -> None:
     async def public_error(_: Request, exc: PublicError) -> JSONResponse:
         body = {"message": exc.message, "error": exc.error}
         headers = {"WWW-Authenticate": 'Basic realm="axonal"'} if exc.status == 401 else None
-        return JSONResponse(body, status_code=exc.status, headers=headers)
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers or headers)
 
 
 async def key_project(request: Request) -> KeyProject:

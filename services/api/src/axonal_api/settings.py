@@ -1,5 +1,6 @@
 """Settings of the api: ``AXONAL_API_HOST``/``PORT``/``TOKEN``/``RPC_TIMEOUT``/``WEB_DIR``, the
-artifact store (``AXONAL_ARTIFACTS_URL``, ``AXONAL_ARTIFACT_MAX_BYTES``) + the bus's."""
+artifact store (``AXONAL_ARTIFACTS_URL``, ``AXONAL_ARTIFACT_MAX_BYTES``), the default quotas
+(``AXONAL_API_DEFAULT_SPANS_PER_SECOND``...) + the bus's."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ class ApiSettings(BusSettings):
     )
     artifacts_url: str | None = Field(default=None, description="file:///path, a path or s3://")
     artifact_max_bytes: int = Field(default=5 * 2**30, gt=0, description="Largest upload.")
+    api_default_spans_per_second: int | None = Field(
+        default=None, ge=1, description="A project's ingest rate unless it sets its own."
+    )
+    api_default_points_per_second: int | None = Field(
+        default=None, ge=1, description="A project's metric points rate unless it sets its own."
+    )
+    api_default_storage_bytes: int | None = Field(
+        default=None, ge=0, description="A project's artifact storage unless it sets its own."
+    )
     api_web_dir: Path | None = Field(
         default_factory=source_web_dist,
         description="The built web UI (index.html, assets/), served at /; empty: no UI.",

@@ -14,6 +14,7 @@ from axonal_identity.context import Context
 from axonal_identity.principals import bootstrap
 from axonal_identity.principals import rpc as principals_rpc
 from axonal_identity.projects import rpc as projects_rpc
+from axonal_identity.quotas import rpc as quotas_rpc
 from axonal_identity.settings import IdentitySettings
 
 __all__ = ["SERVICE", "build_app"]
@@ -29,6 +30,7 @@ def build_app(settings: IdentitySettings) -> FastStream:
     """The identity service on ``settings``: ``await build_app(settings).run()``."""
     ctx = Context(SERVICE, settings)
     projects_rpc.register(ctx)
+    quotas_rpc.register(ctx)
     api_keys_rpc.register(ctx)
     principals_rpc.register(ctx)
     bootstrap.register(ctx)

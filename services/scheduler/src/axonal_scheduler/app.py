@@ -13,6 +13,7 @@ from axonal_scheduler.automations import rpc as automations_rpc
 from axonal_scheduler.context import Context, Deadlines
 from axonal_scheduler.deletion import handlers as deletion_handlers
 from axonal_scheduler.logs import handlers as logs_handlers
+from axonal_scheduler.quotas import handlers as quotas_handlers
 from axonal_scheduler.runs import handlers as runs_handlers
 from axonal_scheduler.runs import rpc as runs_rpc
 from axonal_scheduler.runs import schedule_rpc, schedules
@@ -36,6 +37,7 @@ def build_app(settings: SchedulerSettings) -> FastStream:
     schedules.start_clock(ctx)
     logs_handlers.register(ctx)
     agents_handlers.register(ctx)
+    quotas_handlers.register(ctx)
     automations_handlers.register(ctx)
     automations_rpc.register(ctx)
     deletion_handlers.register(ctx)

@@ -16,12 +16,15 @@ class SchedulerSettings(ServiceSettings):
     ``default_concurrency``. ``queue_priority`` (JSON: ``{"urgent": 10}``, default 0) is the
     priority a run takes from its queue when it is created. A schedule's slot fires on time
     when the clock reaches it within ``schedule_grace`` seconds (older: missed, and its
-    catch-up policy decides); ``schedule_poll`` bounds how long a clock sleeps unwoken."""
+    catch-up policy decides); ``schedule_poll`` bounds how long a clock sleeps unwoken.
+    ``default_project_concurrency`` bounds the active runs of a project that sets no
+    ``concurrent_runs`` quota (none: unbounded)."""
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_SCHEDULER_")
 
     queue_concurrency: dict[str, int] = Field(default_factory=dict)
     default_concurrency: int = 50
+    default_project_concurrency: int | None = Field(default=None, ge=0)
     queue_priority: dict[str, int] = Field(default_factory=dict)
     schedule_grace: float = 1.0
     schedule_poll: float = 1.0

@@ -15,6 +15,7 @@ from axonal_events.catalog.alerts import (
 from axonal_events.catalog.deletion import (
     DeletionCompleted,
     ProjectDeleted,
+    ProjectQuotasChanged,
     ProjectRetentionChanged,
     RunDeleted,
     TraceDeleted,
@@ -58,6 +59,7 @@ __all__ = [
     "NotificationFailed",
     "ProjectCreated",
     "ProjectDeleted",
+    "ProjectQuotasChanged",
     "ProjectRetentionChanged",
     "PromptLabelsChanged",
     "PromptVersionCreated",
@@ -99,6 +101,7 @@ for _model in (
     EvalJobDone,
     ProjectDeleted,
     ProjectRetentionChanged,
+    ProjectQuotasChanged,
     TraceDeleted,
     RunDeleted,
     DeletionCompleted,

@@ -1,16 +1,19 @@
 """Deletion and retention events: a project, a trace or a run is deleted; each service that
-held its data confirms once with ``deletion.completed``; a project's retention changed."""
+held its data confirms once with ``deletion.completed``; a project's retention or its quotas
+changed."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from axonal_events.base import EventData
+from axonal_events.quotas import QuotaLimits
 from axonal_events.retention import DeletionScope, RetentionPolicy
 
 __all__ = [
     "DeletionCompleted",
     "ProjectDeleted",
+    "ProjectQuotasChanged",
     "ProjectRetentionChanged",
     "RunDeleted",
     "TraceDeleted",
@@ -80,6 +83,20 @@ class ProjectRetentionChanged(EventData):
     owner: str = Field(min_length=1)
     name: str = Field(min_length=1)
     retention: RetentionPolicy
+
+    def subject_id(self) -> str | None:
+        return self.project_id
+
+
+class ProjectQuotasChanged(EventData):
+    """A project's quotas changed; the services enforcing them keep the limits they apply."""
+
+    type_name = "project.quotas.changed"
+
+    project_id: str = Field(min_length=1)
+    owner: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    quotas: QuotaLimits
 
     def subject_id(self) -> str | None:
         return self.project_id

@@ -30,6 +30,7 @@ from axonal_events.principals import (
     TokenCreated,
     TokenList,
 )
+from axonal_events.quotas import ProjectQuotas, SetQuotasRequest
 from axonal_events.retention import (
     DeleteProjectRequest,
     DeletionAccepted,
@@ -125,4 +126,14 @@ class Identity:
         ListAuditRequest,
         AuditPage,
         "An organization's audit trail, newest first.",
+    )
+    get_quotas = Rpc(
+        "identity", "get_quotas", ProjectRef, ProjectQuotas, "A project's quotas (unset: default)."
+    )
+    set_quotas = Rpc(
+        "identity",
+        "set_quotas",
+        SetQuotasRequest,
+        ProjectQuotas,
+        "Set a project's quotas; the api and the scheduler enforce them.",
     )

@@ -30,7 +30,8 @@ from axonal_events.metrics import (
     SeriesList,
 )
 from axonal_events.prompts import PromptGenerationPage, PromptGenerations
-from axonal_events.retention import DeleteTraceRequest, DeletionAccepted
+from axonal_events.quotas import StorageUsage
+from axonal_events.retention import DeleteTraceRequest, DeletionAccepted, ProjectRef
 from axonal_events.rpc import Rpc
 from axonal_events.trace_reads import (
     GetObservation,
@@ -118,4 +119,11 @@ class Tracking:
         DeleteTraceRequest,
         DeletionAccepted,
         "Delete a trace with its observations and scores; other services follow.",
+    )
+    storage_usage = Rpc(
+        "tracking",
+        "storage_usage",
+        ProjectRef,
+        StorageUsage,
+        "Bytes of artifacts a project stores (its storage quota's use).",
     )

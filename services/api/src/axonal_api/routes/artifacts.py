@@ -3,8 +3,9 @@ or a given version), versions; lineage.
 
 An upload streams the body into the artifact store under ``<owner>/<project>/<run>/<path>``
 and under its content key (size and sha256 computed on the way, ``AXONAL_ARTIFACT_MAX_BYTES``
-enforced with a 413; see :mod:`axonal_api.content`), then publishes the artifact's record on
-``ingest.artifacts.<run>`` and answers 201 with it once JetStream stored it; the tracking
+enforced with a 413; see :mod:`axonal_api.content`; so is the project's ``storage_bytes``
+quota, against the bytes its recorded artifact versions hold), then publishes the artifact's
+record on ``ingest.artifacts.<run>`` and answers 201 with it once JetStream stored it; the tracking
 service lists it soon after. Changed bytes under the same name are a new version (their
 sha256); every version stays downloadable with ``?version=<sha256>``.
 """
@@ -17,6 +18,7 @@ import json
 import mimetypes
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated
 from urllib.parse import quote
@@ -29,6 +31,7 @@ from starlette.requests import ClientDisconnect
 from axonal_api.content import content_key, put_versioned
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
+from axonal_api.quotas import QuotasDep
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
 from axonal_api.settings import ApiSettings
 from axonal_events.artifacts import (
@@ -42,6 +45,7 @@ from axonal_events.artifacts import (
     ListArtifactVersions,
     ReadLineage,
 )
+from axonal_events.retention import ProjectRef
 from axonal_events.rpcs import Tracking
 from axonal_storage import ArtifactNotFoundError, ArtifactStore, InvalidKeyError, StorageError
 from axonal_storage import open_store as open_artifact_store
@@ -112,11 +116,40 @@ def _too_large(limit: int) -> ApiError:
     return ApiError(413, "too_large", f"the artifact is over the limit of {limit:,} bytes")
 
 
+@dataclass(frozen=True, slots=True)
+class _Room:
+    """The bytes an upload may hold, and the error when it holds more."""
+
+    limit: int
+    error: ApiError
+
+
+async def _room(
+    request: Request, gw: GatewayDep, quotas: QuotasDep, owner: str, project: str
+) -> _Room:
+    """The largest upload, or what is left of the project's storage quota when less."""
+    settings: ApiSettings = request.app.state.settings
+    largest = _Room(settings.artifact_max_bytes, _too_large(settings.artifact_max_bytes))
+    quota = (await quotas.limits(gw, f"{owner}/{project}")).storage_bytes
+    if quota is None:
+        return largest
+    usage = await gw.call(Tracking.storage_usage, ProjectRef(owner=owner, name=project))
+    left = max(0, quota - usage.bytes)
+    if left >= largest.limit:
+        return largest
+    message = (
+        f"project {owner}/{project} is over its storage quota of {quota:,} bytes "
+        f"({usage.bytes:,} used, {left:,} left); delete artifacts or raise the quota"
+    )
+    return _Room(left, ApiError(413, "quota_exceeded", message))
+
+
 async def _stream_into(
-    store: ArtifactStore, owner: str, project: str, key: str, request: Request, limit: int
+    store: ArtifactStore, owner: str, project: str, key: str, request: Request, room: _Room
 ) -> tuple[int, str]:
     """Store the request body under ``key`` and its content key; its size and sha256.
-    Nothing is kept when the body is over ``limit`` bytes (413) or the upload breaks off."""
+    Nothing is kept when the body is over the room's bytes (413) or the upload breaks off."""
+    limit = room.limit
 
     async def body() -> AsyncIterator[bytes]:
         size = 0
@@ -129,7 +162,7 @@ async def _stream_into(
     try:
         stored = await put_versioned(store, owner, project, key, body())
     except _TooLarge:
-        raise _too_large(limit) from None
+        raise room.error from None
     except InvalidKeyError as exc:
         raise ApiError(400, "invalid", f"bad artifact path: {exc.reason}") from None
     except ClientDisconnect:
@@ -149,6 +182,7 @@ async def upload(
     request: Request,
     gw: GatewayDep,
     store: StoreDep,
+    quotas: QuotasDep,
     owner: Owner,
     project: Project,
     run_uuid: RunUuid,
@@ -161,12 +195,12 @@ async def upload(
         str | None, Header(max_length=MAX_SUMMARY_BYTES, description="Small JSON, by kind.")
     ] = None,
 ) -> ArtifactRecord:
-    """The request body is the artifact's bytes, streamed; answers its record."""
-    settings: ApiSettings = request.app.state.settings
-    limit = settings.artifact_max_bytes
+    """The request body is the artifact's bytes, streamed; answers its record. Over the
+    largest upload or the project's storage quota: 413 (``too_large``, ``quota_exceeded``)."""
+    room = await _room(request, gw, quotas, owner, project)
     declared = request.headers.get("content-length", "")  # the server checked its syntax
-    if declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
+    if declared.isdigit() and int(declared) > room.limit:
+        raise room.error
     name = name or path
     if not _NAME.match(name):
         raise ApiError(
@@ -178,7 +212,7 @@ async def upload(
     summary = _summary(axonal_summary)
     run = await get_run_checked(gw, owner, project, run_uuid)
     key = _key(owner, project, run.uuid, path)
-    size, sha256 = await _stream_into(store, owner, project, key, request, limit)
+    size, sha256 = await _stream_into(store, owner, project, key, request, room)
     try:
         record = ArtifactRecord(
             run_uuid=run.uuid,

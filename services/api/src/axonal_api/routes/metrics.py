@@ -4,6 +4,9 @@ A logged batch is answered 202 once JetStream stored it; the tracking service wr
 after. ``Idempotency-Key`` becomes the batch's ``Nats-Msg-Id``, so a retried POST is stored
 once (and points are keyed by run, name and step in any case).
 
+Logged points count against the project's ``points_per_second`` (:mod:`axonal_api.quotas`):
+over it, a 429 with ``Retry-After``; the SDK waits that long and sends the batch again.
+
 Values may be NaN or infinite: JSON has no literal for them, so both ways they are the strings
 ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` in a value's place (the bare tokens ``NaN`` and
 ``Infinity`` some encoders write are read too).
@@ -20,6 +23,7 @@ from fastapi.responses import JSONResponse, Response
 
 from axonal_api.deps import GatewayDep
 from axonal_api.errors import ApiError
+from axonal_api.quotas import QuotasDep, RateLimited
 from axonal_api.routes.runs import ERRORS, Owner, Project, RunUuid, get_run_checked
 from axonal_events.answers import MetricsAccepted
 from axonal_events.metrics import MetricBatch, ReadSeries, SeriesList
@@ -30,20 +34,34 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api/v1/{owner}/{project}/runs", tags=["metrics"], responses=ERRORS)
 
 
-@router.post("/{run_uuid}/metrics", status_code=202, summary="Log metric points of a run")
+@router.post(
+    "/{run_uuid}/metrics",
+    status_code=202,
+    summary="Log metric points of a run",
+    responses={429: {**ERRORS[400], "description": "Over the project's points per second"}},
+)
 async def log_metrics(
     gw: GatewayDep,
+    quotas: QuotasDep,
     owner: Owner,
     project: Project,
     run_uuid: RunUuid,
     batch: MetricBatch,
     idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
 ) -> MetricsAccepted:
-    """Up to 10,000 points; NaN and infinities as the strings "NaN", "Infinity", "-Infinity"."""
+    """Up to 10,000 points; NaN and infinities as the strings "NaN", "Infinity", "-Infinity".
+    Over the project's points per second: 429 with ``Retry-After`` (seconds)."""
+    try:
+        bucket = await quotas.admit(gw, f"{owner}/{project}", "points")
+    except RateLimited as exc:
+        headers = {"Retry-After": str(exc.retry_after)}
+        raise ApiError(429, "rate_limited", str(exc), headers=headers) from None
     run = await get_run_checked(gw, owner, project, run_uuid)
     if batch.run_uuid != run.uuid:
         raise ApiError(400, "invalid", "the batch's run_uuid is not the run in the path")
     msg_id = idempotency_key or uuid.uuid4().hex
+    if bucket is not None:
+        bucket.take(len(batch.points))
     await gw.ingest(f"metrics.{run.uuid}", batch.model_dump_json().encode(), msg_id)
     return MetricsAccepted(run_uuid=run.uuid, points=len(batch.points))
 

@@ -3,6 +3,11 @@
 
 Every write is converted to trace records here and answered once JetStream stored them; the
 tracking service merges and stores them soon after. Auth is HTTP Basic ``publicKey:secretKey``.
+
+Spans and ingestion events count against the project's ``spans_per_second``
+(:mod:`axonal_api.quotas`): over it, a 429 with ``Retry-After`` before the body is read. Scores
+do not count: the Langfuse SDK's score uploads retry a 429 only twice, ignoring
+``Retry-After``, then drop the scores.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from axonal_api.public_auth import (
     PublicError,
     install_public_errors,
 )
+from axonal_api.quotas import Bucket, QuotasDep, RateLimited
 from axonal_api.score_config_cache import ScoreConfigCacheDep
 from axonal_api.trace_publish import RecordRefused, RecordTooLarge, publish_records
 from axonal_events.score_configs import ScoreConfig
@@ -69,10 +75,22 @@ async def _json(request: Request, limit: int) -> tuple[bytes, Any]:
         raise _invalid(exc.message) from None
 
 
-async def _otlp(request: Request, gw: GatewayDep, project: KeyProjectDep) -> Response:
+async def _admit(gw: GatewayDep, quotas: QuotasDep, project: KeyProjectDep) -> Bucket | None:
+    """The project's spans bucket once it lets the request in (429 when it does not)."""
+    try:
+        return await quotas.admit(gw, f"{project.owner}/{project.name}", "spans")
+    except RateLimited as exc:
+        headers = {"Retry-After": str(exc.retry_after)}
+        raise PublicError(429, str(exc), "TooManyRequestsError", headers) from None
+
+
+async def _otlp(
+    request: Request, gw: GatewayDep, project: KeyProjectDep, quotas: QuotasDep
+) -> Response:
     version = request.headers.get("x-langfuse-ingestion-version", "")
     if version.isdigit() and int(version) > 4:
         raise _invalid(f"x-langfuse-ingestion-version {version} is not supported (at most 4)")
+    bucket = await _admit(gw, quotas, project)
     raw = await _body(request, OTLP_MAX_BYTES)
     try:
         spans = otlp_spans(raw, request.headers.get("content-type", ""))
@@ -81,6 +99,8 @@ async def _otlp(request: Request, gw: GatewayDep, project: KeyProjectDep) -> Res
         raise _refused(exc) from None
     except OtlpFormatError as exc:
         raise _invalid(str(exc)) from None
+    if bucket is not None:
+        bucket.take(len(spans))
     await _publish(gw, project, raw, traces=records.traces, observations=records.observations)
     if request.headers.get("content-type", "").startswith("application/x-protobuf"):
         return Response(_EMPTY_EXPORT_RESPONSE, media_type="application/x-protobuf")
@@ -106,16 +126,20 @@ _OTLP: dict[int | str, dict[str, Any]] = {
     summary="OTLP/HTTP trace export (protobuf or JSON)",
     responses=_OTLP,
 )
-async def otel_traces(request: Request, gw: GatewayDep, project: KeyProjectDep) -> Response:
+async def otel_traces(
+    request: Request, gw: GatewayDep, project: KeyProjectDep, quotas: QuotasDep
+) -> Response:
     """``ExportTraceServiceRequest`` as protobuf or OTLP-JSON, optionally gzipped."""
-    return await _otlp(request, gw, project)
+    return await _otlp(request, gw, project, quotas)
 
 
 @router.post(
     "/v1/traces", summary="OTLP/HTTP trace export at the collector's default path", responses=_OTLP
 )
-async def v1_traces(request: Request, gw: GatewayDep, project: KeyProjectDep) -> Response:
-    return await _otlp(request, gw, project)
+async def v1_traces(
+    request: Request, gw: GatewayDep, project: KeyProjectDep, quotas: QuotasDep
+) -> Response:
+    return await _otlp(request, gw, project, quotas)
 
 
 async def _configs(
@@ -127,15 +151,22 @@ async def _configs(
 
 @router.post("/api/public/ingestion", status_code=207, summary="Langfuse batch ingestion")
 async def ingestion(
-    request: Request, gw: GatewayDep, project: KeyProjectDep, cache: ScoreConfigCacheDep
+    request: Request,
+    gw: GatewayDep,
+    project: KeyProjectDep,
+    cache: ScoreConfigCacheDep,
+    quotas: QuotasDep,
 ) -> JSONResponse:
     """``{batch: [events], metadata?}``; answers 207 with a result per event (a score that
     breaks its config is refused there, with the reason)."""
+    bucket = await _admit(gw, quotas, project)
     raw, body = await _json(request, INGESTION_MAX_BYTES)
     if not isinstance(body, dict) or not isinstance(body.get("batch"), list):
         raise _invalid("Invalid request data: the body must be {batch: [...], metadata?}")
     configs = await _configs(gw, cache, project, score_config_ids(body["batch"]))
     records = convert_batch(body["batch"], received_at=datetime.now(UTC), score_configs=configs)
+    if bucket is not None:
+        bucket.take(len(records.traces) + len(records.observations))
     await _publish(
         gw,
         project,

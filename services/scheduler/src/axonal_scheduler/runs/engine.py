@@ -26,7 +26,7 @@ from axonal_scheduler.domain.resolve import UnresolvedError, resolve
 from axonal_scheduler.domain.schedules import Timetable
 from axonal_scheduler.domain.statuses import ACTIVE, NOT_STARTED
 from axonal_scheduler.logs import store as logs_store
-from axonal_scheduler.runs import builds, pipelines, schedule_store, store
+from axonal_scheduler.runs import builds, pipelines, quota_store, schedule_store, store
 from axonal_scheduler.runs.components import fetch_component, latest_metrics
 from axonal_scheduler.runs.joined import Joined, Metrics, joined, reads_others
 from axonal_scheduler.runs.lifecycle import Tx, record_created, set_status
@@ -112,7 +112,12 @@ class Engine:
 
     async def after_done(self, run: Run) -> None:
         if run.kind not in PIPELINE_KINDS:
-            await self.admit(run.queue)
+            queues = {run.queue}
+            if await quota_store.limited(self.conn, self.settings.default_project_concurrency):
+                # its project's slot is free: its runs waiting in other queues may go too
+                queues.update(await quota_store.queues_waiting(self.conn, run.owner, run.project))
+            for queue in sorted(queues):
+                await self.admit(queue)
         if run.pipeline_uuid:
             await pipelines.on_child_done(self, run)
         for waiter in await store.take_waiters(self.conn, run.uuid):  # ref: runs.<this run>
@@ -222,18 +227,33 @@ class Engine:
         return True
 
     async def admit(self, queue: str) -> None:
-        """Schedule as many queued runs of ``queue`` as its free slots allow."""
+        """Schedule as many queued runs of ``queue`` as its free slots allow, and no more of
+        a project than its concurrency quota does (the others stay queued)."""
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('queue:' || $1))", queue)
         concurrency = self.settings.concurrency(queue)
-        waiting = await store.queued(self.conn, queue, concurrency)
-        if not waiting:
-            return
-        active = await store.count_in(self.conn, queue, [s.value for s in ACTIVE])
-        for uuid in admit(waiting, active=active, concurrency=concurrency):
-            run = await store.lock_run(self.conn, uuid)
-            if run is not None and run.status is S.QUEUED:
-                await self.set(run, S.SCHEDULED)
-                await self._execute(run)
+        statuses = [s.value for s in ACTIVE]
+        room: dict[str, int] = {}
+        default = self.settings.default_project_concurrency
+        if await quota_store.limited(self.conn, default):
+            room = await quota_store.project_room(self.conn, queue, default, statuses)
+        active = await store.count_in(self.conn, queue, statuses)
+        while True:  # a page of a full project's runs must not hide the others' behind it
+            full = [project for project, left in room.items() if left <= 0]
+            waiting = await store.queued(self.conn, queue, concurrency, full)
+            chosen = admit(waiting, active=active, concurrency=concurrency, room=room)
+            if not chosen:
+                return
+            projects = {w.uuid: w.project for w in waiting}
+            for uuid in chosen:
+                active += 1
+                if projects[uuid] in room:
+                    room[projects[uuid]] -= 1
+                run = await store.lock_run(self.conn, uuid)
+                if run is not None and run.status is S.QUEUED:
+                    await self.set(run, S.SCHEDULED)
+                    await self._execute(run)
+            if not room:
+                return
 
     async def _execute(self, run: Run) -> None:
         termination = _section(run, "termination")

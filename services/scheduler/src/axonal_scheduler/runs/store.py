@@ -240,17 +240,21 @@ async def statuses(conn: Connection, uuid: str) -> list[StatusChange]:
     return [StatusChange.model_validate(dict(row)) for row in rows]
 
 
-async def queued(conn: Connection, queue: str, limit: int) -> list[Waiting]:
-    """The first ``limit`` runs waiting in ``queue``, in admission order (a deep backlog is
-    read through its index, ``limit`` rows at most)."""
+async def queued(
+    conn: Connection, queue: str, limit: int, full: Sequence[str] = ()
+) -> list[Waiting]:
+    """The first ``limit`` runs waiting in ``queue`` but of the ``full`` projects
+    (``owner/name``), in admission order (a deep backlog is read through its index)."""
     rows = await conn.fetch(
-        "SELECT uuid, priority, COALESCE(queued_at, created_at) AS queued_at, seq FROM runs "
-        "WHERE queue = $1 AND status = 'queued' "
+        "SELECT uuid, priority, COALESCE(queued_at, created_at) AS queued_at, seq, "
+        "owner || '/' || project AS slug FROM runs WHERE queue = $1 AND status = 'queued' "
+        "AND owner || '/' || project <> ALL($3::text[]) "
         "ORDER BY priority DESC, COALESCE(queued_at, created_at), seq LIMIT $2",
         queue,
         limit,
+        list(full),
     )
-    return [Waiting(r["uuid"], r["priority"], r["queued_at"], r["seq"]) for r in rows]
+    return [Waiting(r["uuid"], r["priority"], r["queued_at"], r["seq"], r["slug"]) for r in rows]
 
 
 async def count_in(conn: Connection, queue: str, statuses: list[str]) -> int:

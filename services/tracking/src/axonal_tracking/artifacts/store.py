@@ -8,7 +8,7 @@ import asyncpg
 from axonal_db import Connection
 from axonal_events.artifacts import ArtifactRecord, Lineage, LineageLink
 
-__all__ = ["lineage", "list_for", "upsert", "versions_of"]
+__all__ = ["lineage", "list_for", "stored_bytes", "upsert", "versions_of"]
 
 _COLUMNS = "run_uuid, project, name, step, kind, path, size, sha256, is_input, summary, created_at"
 # the column list is a constant: no user input is formatted into SQL
@@ -51,6 +51,16 @@ async def upsert(conn: Connection, record: ArtifactRecord) -> bool:
         record.created_at,
     )
     return added
+
+
+async def stored_bytes(conn: Connection, project: str) -> int:
+    """Bytes of the project's artifacts, each distinct content once (it is stored once)."""
+    found = await conn.fetchval(
+        "SELECT COALESCE(sum(size), 0) FROM (SELECT DISTINCT ON (sha256) size FROM artifacts "
+        "WHERE project = $1 ORDER BY sha256) AS contents",
+        project,
+    )
+    return int(found)
 
 
 async def list_for(conn: Connection, run_uuid: str) -> list[ArtifactRecord]:

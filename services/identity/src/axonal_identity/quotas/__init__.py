@@ -1,0 +1,1 @@
+"""A project's quotas: concurrent runs, ingest rates and storage, enforced by other services."""

@@ -1,0 +1,1 @@
+"""Each project's concurrent runs, kept from ``project.quotas.changed`` for admission."""
