@@ -66,12 +66,13 @@ function UserMenu({ me }: { me: Me }) {
           Users
         </NavLink>
       )}
+      <span className="muted">Signed in as</span>
       {own ? (
-        <Link to={`/users/${encodeURIComponent(me.name)}`} className="ghost" title="Your tokens">
+        <Link to={`/users/${encodeURIComponent(me.name)}`} title="Your tokens">
           {me.name}
         </Link>
       ) : (
-        <span className="muted">{me.name}</span>
+        <strong>{me.name}</strong>
       )}
       <button type="button" className="ghost" disabled={signOut.isPending} onClick={() => signOut.mutate(me)}>
         Sign out

@@ -58,6 +58,7 @@ test("a 401 shows the sign-in page; signing in asks again with the session, and 
   renderApp("/projects/acme/demo/members");
   const form = await screen.findByRole("form", { name: "Sign in" });
   expect(screen.getByRole("form", { name: "API token" })).toBeInTheDocument(); // the other way in
+  expect(screen.queryByText(/no credentials/)).not.toBeInTheDocument(); // nothing went wrong yet
   expect(screen.queryByRole("navigation", { name: "Project" })).not.toBeInTheDocument();
 
   await userEvent.type(within(form).getByLabelText(/User name/), "ada");
