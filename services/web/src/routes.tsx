@@ -3,6 +3,7 @@ import type { RouteObject } from "react-router";
 import { Layout } from "./components/Layout";
 import { RouteError } from "./components/RouteError";
 import { page } from "./lib/lazy";
+import { membersRoutes, usersRoutes } from "./pages/access/routes";
 import { compareRoutes } from "./pages/compare/routes";
 import { eventsRoutes } from "./pages/events/routes";
 import { modelsRoutes } from "./pages/models/routes";
@@ -16,7 +17,7 @@ import { schedulesRoutes } from "./pages/schedules/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...schedulesRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...schedulesRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes, ...membersRoutes];
 
 export const routes: RouteObject[] = [
   {
@@ -27,6 +28,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: page(() => import("./pages/ProjectsPage")) },
       { path: "projects/:owner/:project", children: projectRoutes },
       ...hubRoutes,
+      ...usersRoutes,
       { path: "*", lazy: page(() => import("./pages/NotFoundPage")) },
     ],
   },

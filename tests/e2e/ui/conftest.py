@@ -1,7 +1,8 @@
 """The UI's end-to-end tests share one stack, seeded once with real data.
 
 The stack is their own, with an api token: the UI asks for it once per tab, and ``page`` here
-starts with it in the tab's session storage, as if typed in. Its notifications service gives
+starts with it in the tab's session storage, as if typed in; ``signed_out_page`` has none, and
+signs in on the UI's sign-in page. Its notifications service gives
 up on a delivery after two quick retries, so a failed delivery shows within seconds, and a
 receiver's open circuit closes again after a second, so a replay is sent at once.
 """
@@ -55,6 +56,16 @@ async def page(browser: Browser) -> AsyncIterator[Page]:
     """A page of its own context whose tab already holds the api token."""
     context = await browser.new_context(viewport=VIEWPORT)
     await context.add_init_script(f"sessionStorage.setItem('axonal.token', '{API_TOKEN}')")
+    try:
+        yield await context.new_page()
+    finally:
+        await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def signed_out_page(browser: Browser) -> AsyncIterator[Page]:
+    """A page of its own context with no token and no session: the UI asks to sign in."""
+    context = await browser.new_context(viewport=VIEWPORT)
     try:
         yield await context.new_page()
     finally:

@@ -1,7 +1,7 @@
 /** The typed API client: paths and bodies come from the api's committed OpenAPI document. */
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./schema";
-import { getToken } from "../lib/token";
+import { credentialHeaders } from "../lib/token";
 
 /** One problem of a request the api refused: where (`body.url`) and what. */
 export interface ErrorDetail {
@@ -22,15 +22,15 @@ export class ApiError extends Error {
   }
 }
 
+/** The tab's token, or the web session's cookie (same origin) with its CSRF header on writes. */
 const auth: Middleware = {
   onRequest({ request }) {
-    const token = getToken();
-    if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    for (const [name, value] of Object.entries(credentialHeaders(request.method))) request.headers.set(name, value);
     return request;
   },
 };
 
-export const api = createClient<paths>({ baseUrl: window.location.origin });
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });
 api.use(auth);
 
 interface Reply<T> {

@@ -17,6 +17,8 @@ export interface FieldSpec {
   options?: readonly string[];
   required?: boolean;
   placeholder?: string;
+  /** What the browser may fill in (`username`, `current-password`, `new-password`). */
+  autoComplete?: string;
   hint?: ReactNode;
   initial?: string | boolean;
   /** Shown only when this holds for the current values (fields that depend on a choice). */
@@ -131,6 +133,7 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
     id,
     name: field.name,
     required: field.required,
+    autoComplete: field.autoComplete,
     "aria-invalid": errors.length > 0 || undefined,
     "aria-describedby": described || undefined,
   };

@@ -1,7 +1,14 @@
-/** The frame of every page: the header, the project's navigation and the theme switch. */
+/**
+ * The frame of every page: the header (who is signed in, the theme switch), the project's
+ * navigation, and the page, or the sign-in page when nobody is signed in.
+ */
 import { useState } from "react";
 import { Link, NavLink, Outlet, useParams } from "react-router";
+import { ApiError } from "../api/client";
+import { type Me, useMe, useSignOut } from "../lib/session";
 import { applyTheme, initialTheme, type Theme } from "../lib/theme";
+import { SignIn } from "./SignIn";
+import { Loading } from "./States";
 
 /** The pages of a project, in the order of the side navigation. */
 export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
@@ -23,6 +30,7 @@ export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "alerts", label: "Alerts", group: "Events" },
   { path: "llm-models", label: "Model prices", group: "Settings" },
   { path: "api-keys", label: "API keys", group: "Settings" },
+  { path: "members", label: "Members", group: "Settings" },
 ];
 
 function ThemeSwitch() {
@@ -44,6 +52,32 @@ function ThemeSwitch() {
     >
       {theme === "dark" ? "☀︎" : "☾"}
     </button>
+  );
+}
+
+/** Who is signed in, a superuser's way to the users, and signing out. */
+function UserMenu({ me }: { me: Me }) {
+  const signOut = useSignOut();
+  const own = me.via === "session" || me.via === "token";
+  return (
+    <span className="user-menu" data-signed-in={me.name}>
+      {me.superuser && (
+        <NavLink to="/users" className="ghost">
+          Users
+        </NavLink>
+      )}
+      <span className="muted">Signed in as</span>
+      {own ? (
+        <Link to={`/users/${encodeURIComponent(me.name)}`} title="Your tokens">
+          {me.name}
+        </Link>
+      ) : (
+        <strong>{me.name}</strong>
+      )}
+      <button type="button" className="ghost" disabled={signOut.isPending} onClick={() => signOut.mutate(me)}>
+        Sign out
+      </button>
+    </span>
   );
 }
 
@@ -70,6 +104,8 @@ function ProjectNav({ owner, project }: { owner: string; project: string }) {
 
 export function Layout() {
   const { owner, project } = useParams();
+  const me = useMe();
+  const signedOut = me.error instanceof ApiError && me.error.status === 401 ? me.error : null;
   return (
     <div className="app">
       <header className="top">
@@ -84,12 +120,11 @@ export function Layout() {
           API docs
         </a>
         <ThemeSwitch />
+        {me.data && !signedOut && <UserMenu me={me.data} />}
       </header>
       <div className="body">
-        {owner && project && <ProjectNav owner={owner} project={project} />}
-        <main id="main">
-          <Outlet />
-        </main>
+        {owner && project && me.isSuccess && <ProjectNav owner={owner} project={project} />}
+        <main id="main">{me.isPending ? <Loading /> : signedOut ? <SignIn reason={signedOut.message} /> : <Outlet />}</main>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 /** What a page shows while it loads, when it fails and when there is nothing yet. */
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
-import { TokenPrompt } from "./TokenPrompt";
+import { SignIn } from "./SignIn";
 
 export function Loading({ what = "Loading" }: { what?: string }) {
   return (
@@ -11,9 +11,9 @@ export function Loading({ what = "Loading" }: { what?: string }) {
   );
 }
 
-/** An error as a readable message; a 401 asks for the api token instead. */
+/** An error as a readable message; a 401 asks the user to sign in instead. */
 export function ErrorView({ error, retry }: { error: unknown; retry?: () => void }) {
-  if (error instanceof ApiError && error.status === 401) return <TokenPrompt reason={error.message} />;
+  if (error instanceof ApiError && error.status === 401) return <SignIn reason={error.message} />;
   const message = error instanceof Error ? error.message : String(error);
   const title = error instanceof ApiError && error.status === 404 ? "Not found" : "Something went wrong";
   return (

@@ -14,8 +14,9 @@ test("an api error body becomes its message", () => {
   expect(errorOf(502, undefined).message).toBe("The api answered 502.");
 });
 
-test("a 401 asks for the token instead of showing an error", () => {
+test("a 401 asks the user to sign in, or for a token, instead of showing an error", () => {
   renderPage(<ErrorView error={new ApiError(401, "unauthorized", "a valid bearer token is required")} />);
+  expect(screen.getByRole("form", { name: "Sign in" })).toBeInTheDocument();
   expect(screen.getByLabelText("Token")).toBeInTheDocument();
   expect(screen.getByText("a valid bearer token is required")).toBeInTheDocument();
 });

@@ -81,3 +81,9 @@ export function instant(values: FormValues, name: string): string | undefined {
   if (Number.isNaN(date.getTime())) throw new FieldError(name, `${raw} is not a date and time`);
   return date.toISOString();
 }
+
+/** The text as typed, spaces kept (a password), or undefined when empty. */
+export function secret(values: FormValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === "string" && value ? value : undefined;
+}

@@ -10,6 +10,8 @@ export interface FakeRequest {
   path: string;
   query: URLSearchParams;
   headers: Headers;
+  /** Whether the browser would send its cookies ("same-origin": the web session's). */
+  credentials: RequestCredentials;
   body: unknown;
 }
 
@@ -58,7 +60,7 @@ export class FakeApi {
     const url = new URL(request.url);
     const text = await request.text();
     const body = text ? JSON.parse(text) : undefined;
-    const sent: FakeRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body };
+    const sent: FakeRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, credentials: request.credentials, body };
     this.requests.push(sent);
     for (const route of this.routes) {
       const match = route.method === sent.method ? sent.path.match(route.pattern) : null;

@@ -1,4 +1,4 @@
-/** An events page's list: one row per item, each with a confirmed delete in its last cell. */
+/** A settings page's list: one row per item, each with a confirmed delete (if any) in its last cell. */
 import type { QueryKey } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { DeleteButton } from "./shared";
@@ -33,7 +33,8 @@ interface Props<T> {
   rowData: (item: T) => RowAttributes;
   /** Refreshed once an item is deleted. */
   queryKey: QueryKey;
-  deletion: ItemDeletion<T>;
+  /** Without it, the items cannot be deleted here. */
+  deletion?: ItemDeletion<T>;
 }
 
 export function ItemTable<T>({ label, items, columns, rowKey, rowData, queryKey, deletion }: Props<T>) {
@@ -46,9 +47,11 @@ export function ItemTable<T>({ label, items, columns, rowKey, rowData, queryKey,
               {column.header}
             </th>
           ))}
-          <th>
-            <span className="sr-only">Actions</span>
-          </th>
+          {deletion && (
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -59,11 +62,13 @@ export function ItemTable<T>({ label, items, columns, rowKey, rowData, queryKey,
                 {column.cell(item)}
               </td>
             ))}
-            <td>
-              {(deletion.allowed?.(item) ?? true) && (
-                <DeleteButton label={deletion.label} question={deletion.question(item)} queryKey={queryKey} remove={() => deletion.remove(item)} />
-              )}
-            </td>
+            {deletion && (
+              <td>
+                {(deletion.allowed?.(item) ?? true) && (
+                  <DeleteButton label={deletion.label} question={deletion.question(item)} queryKey={queryKey} remove={() => deletion.remove(item)} />
+                )}
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

@@ -1,7 +1,7 @@
 /** An artifact's bytes, fetched with the api token, and what kind of preview suits it. */
 import { errorOf } from "../../api/client";
 import type { components } from "../../api/schema";
-import { getToken } from "../../lib/token";
+import { credentialHeaders } from "../../lib/token";
 
 export type Artifact = components["schemas"]["ArtifactRecord"];
 export type Preview = "image" | "text" | "table" | "curve" | "histogram" | "confusion" | "none";
@@ -50,13 +50,12 @@ export function previewOf(artifact: Artifact): Preview {
 
 /** The artifact's bytes; the api's error in words when it refuses. */
 export async function fetchArtifact(artifact: Artifact): Promise<Blob> {
-  const token = getToken();
-  const response = await fetch(artifactUrl(artifact), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(artifactUrl(artifact), { headers: credentialHeaders() });
   if (!response.ok) throw errorOf(response.status, await response.json().catch(() => undefined));
   return response.blob();
 }
 
-/** Save the artifact as a file: fetched with the token, handed to the browser as a blob URL. */
+/** Save the artifact as a file: fetched with the credentials, handed to the browser as a blob URL. */
 export async function downloadArtifact(artifact: Artifact): Promise<void> {
   const url = URL.createObjectURL(await fetchArtifact(artifact));
   const link = document.createElement("a");

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError, errorOf } from "../../api/client";
 import type { components } from "../../api/schema";
-import { getToken } from "../../lib/token";
+import { credentialHeaders } from "../../lib/token";
 import { readSse, type SseEvent } from "./sse";
 
 export type LogLine = components["schemas"]["LogLine"];
@@ -59,9 +59,7 @@ export function useLogStream(url: string): LogStream {
     setState({ version: 0, done: false, error: null });
     void (async () => {
       while (!done && !signal.aborted) {
-        const headers: Record<string, string> = {};
-        const token = getToken();
-        if (token) headers.Authorization = `Bearer ${token}`;
+        const headers = credentialHeaders();
         if (last > 0) headers["Last-Event-ID"] = String(last);
         try {
           await readSse(url, { headers, signal, onEvent });
