@@ -1,9 +1,15 @@
-"""Create a project and watch the event it emits. Needs a running platform (`axonal up`)."""
+"""Create a project and watch the event it emits. Needs a running platform (`axonal up`).
+
+It connects to NATS as the stack's ``admin`` user, which may use every subject (each service
+connects as its own user, limited to its own subjects).
+"""
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nats
 
@@ -11,6 +17,8 @@ from axonal_bus import rpc
 from axonal_events import Subjects
 from axonal_events.identity import CreateProjectRequest
 from axonal_events.rpcs import Identity
+from axonal_stack.settings import StackPaths
+from axonal_stack.users import admin_url
 
 
 async def main(nats_url: str, owner: str = "acme", name: str = "churn-model") -> None:
@@ -28,4 +36,5 @@ if __name__ == "__main__":
     status = json.loads(
         subprocess.check_output([sys.executable, "-m", "axonal", "status", "--json"])
     )
-    asyncio.run(main(status["nats_url"], *sys.argv[1:]))
+    home = Path(os.environ.get("AXONAL_HOME") or "~/.axonal").expanduser()
+    asyncio.run(main(admin_url(StackPaths(home).nats_users, status["nats_url"]), *sys.argv[1:]))
