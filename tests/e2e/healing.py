@@ -132,10 +132,11 @@ class SdkRun:
     """A user's script logging a point of ``loss`` every 10 ms through ``axonal.tracking``
     (to the api, as from a laptop) until told to stop; then it ends the run, which flushes."""
 
-    def __init__(self, folder: Path, api_url: str, project: str) -> None:
+    def __init__(self, folder: Path, api_url: str, project: str, token: str) -> None:
         self.folder = folder
         self.api_url = api_url
         self.project = project
+        self.token = token
         self.uuid = ""
         self.logged = 0
         self.spool = folder / "spool"
@@ -147,6 +148,7 @@ class SdkRun:
         env |= {
             "AXONAL_HOME": str(self.folder / "home"),
             "AXONAL_API_URL": self.api_url,
+            "AXONAL_API_TOKEN": self.token,
             "AXONAL_TRACKING_SPOOL": str(self.spool),
         }
         self._proc = subprocess.Popen(

@@ -91,7 +91,7 @@ def spans(own_stack: RunningStack, api_key: dict[str, Any]) -> Iterator[SpanSend
 
 @pytest.fixture
 def sdk_run(own_stack: RunningStack, tmp_path: Path) -> Iterator[SdkRun]:
-    run = SdkRun(tmp_path, own_stack.status["api_url"], PROJECT)
+    run = SdkRun(tmp_path, own_stack.api_url, PROJECT, own_stack.admin_token)
     try:
         yield run
     finally:
