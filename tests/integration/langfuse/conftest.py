@@ -66,7 +66,7 @@ class LangfuseServer:
 
 @pytest.fixture(scope="module")
 def langfuse(stack: RunningStack) -> Iterator[LangfuseServer]:
-    api = httpx.Client(base_url=str(stack.status["api_url"]), timeout=10)
+    api = stack.http(timeout=10)
     reply = api.post("/api/v1/projects", json={"owner": "acme", "name": "llm"})
     assert reply.status_code in (201, 409), reply.text
     created = stack.cli("keys", "create", "-p", "acme/llm", "--json")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-import httpx
 import nats
 
 from axonal_bus import rpc
@@ -194,7 +193,7 @@ def test_generations_that_linked_a_prompt_show_it(langfuse: LangfuseServer):
     v2 = langfuse.get("/api/public/v2/observations", traceId=out["trace_id"], fields="core,prompt")
     assert v2["data"][0]["promptId"] == prompt["id"]
 
-    api = httpx.Client(base_url=str(langfuse.stack.status["api_url"]), timeout=10)
+    api = langfuse.stack.http(timeout=10)
     reply = api.get(f"/api/v1/acme/llm/prompt-generations/linked/{tag}", params={"version": 1})
     assert reply.status_code == 200, reply.text
     page = reply.json()
@@ -247,7 +246,7 @@ def test_a_write_through_another_api_reaches_the_kept_reads_by_event(langfuse: L
 
 
 def test_protected_labels_and_the_axonal_prompt_routes(langfuse: LangfuseServer):
-    api = httpx.Client(base_url=str(langfuse.stack.status["api_url"]), timeout=10)
+    api = langfuse.stack.http(timeout=10)
     with api:
         path = "/api/v1/acme/llm/prompt-protected-labels"
         stored = api.put(path, json={"labels": ["production", "staging"]})

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import uuid
 
-import httpx
-
 from axonal_testing.waiting import wait_for_sync
 
 from .conftest import LangfuseServer
@@ -128,10 +126,11 @@ def test_configs_queues_and_completion_through_the_langfuse_sdk(langfuse: Langfu
     assert out["deleted"] is True
 
     stack = langfuse.stack
-    v1 = f"{stack.status['api_url']}/api/v1/acme/llm/annotation-queues/{ids['queue']}"
-    scored_with = httpx.get(f"{v1}/score-configs", timeout=10).json()["data"]
-    assert [c["name"] for c in scored_with] == [f"quality-{tag}", f"tone-{tag}"]
-    assert httpx.get(v1, timeout=10).json()["name"] == f"review-{tag}"
+    v1 = f"/api/v1/acme/llm/annotation-queues/{ids['queue']}"
+    with stack.http(timeout=10) as api:
+        scored_with = api.get(f"{v1}/score-configs").json()["data"]
+        assert [c["name"] for c in scored_with] == [f"quality-{tag}", f"tone-{tag}"]
+        assert api.get(v1).json()["name"] == f"review-{tag}"
     refused = stack.cli(
         "queues", "complete", ids["queue"], item_id, "-s", f"quality-{tag}=5", "-p", "acme/llm"
     )

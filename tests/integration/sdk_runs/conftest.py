@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import nats
 import pytest
 
@@ -29,12 +28,16 @@ class Laptop:
         self.stack = stack
         self.home = home
         self.api_url = str(stack.status["api_url"])
-        self.http = httpx.Client(base_url=self.api_url, timeout=10)
+        self.http = stack.http(timeout=10)
         self.runs = f"/api/v1/{PROJECT}/runs"
 
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("AXONAL_")}
-        env |= {"AXONAL_HOME": str(self.home), "AXONAL_API_URL": self.api_url}
+        env |= {
+            "AXONAL_HOME": str(self.home),
+            "AXONAL_API_URL": self.api_url,
+            "AXONAL_API_TOKEN": self.stack.admin_token,  # a user's token, as from `axonal login`
+        }
         return env | extra
 
     def script(self, code: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

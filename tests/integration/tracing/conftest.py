@@ -67,7 +67,7 @@ class TracedProject:
 @pytest.fixture(scope="module")
 def traced(stack: RunningStack) -> Iterator[TracedProject]:
     owner, name = PROJECT.split("/")
-    with httpx.Client(base_url=str(stack.status["api_url"]), timeout=10) as api:
+    with stack.http(timeout=10) as api:
         reply = api.post("/api/v1/projects", json={"owner": owner, "name": name})
         assert reply.status_code in (201, 409), reply.text
     created = stack.cli("keys", "create", "-p", PROJECT, "--json")

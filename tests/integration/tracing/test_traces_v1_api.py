@@ -13,8 +13,9 @@ from .conftest import PROJECT, TracedProject
 
 @pytest.fixture(scope="module")
 def v1(traced: TracedProject) -> httpx.Client:
-    """The api under ``/api/v1/acme/tracing`` without a project key."""
-    return httpx.Client(base_url=f"{traced.api_url}/api/v1/{PROJECT}", timeout=10)
+    """The api under ``/api/v1/acme/tracing`` as a signed-in user (no project key)."""
+    headers = {"Authorization": f"Bearer {traced.stack.admin_token}"}
+    return httpx.Client(base_url=f"{traced.api_url}/api/v1/{PROJECT}", headers=headers, timeout=10)
 
 
 def ids(reply: httpx.Response) -> list[str]:
@@ -101,5 +102,6 @@ def test_scores_filter_by_name_source_data_type_and_trace(
 
 def test_an_unknown_project_is_not_found(traced: TracedProject):
     for path in ("sessions", "users", "scores", "sessions/sess-1"):
-        reply = httpx.get(f"{traced.api_url}/api/v1/nobody/nothing/{path}", timeout=10)
+        with traced.stack.http(timeout=10) as api:
+            reply = api.get(f"/api/v1/nobody/nothing/{path}")
         assert reply.status_code == 404, (path, reply.text)
