@@ -96,12 +96,13 @@ class Events:
         return self.times[run][status]
 
 
-async def measure(api: str, nats_url: str) -> None:
+async def measure(api: str, nats_url: str, token: str) -> None:
     nc = await nats.connect(nats_url)
     events = Events()
     await nc.subscribe("axonal.evt.run.>", cb=events.on_message)
     submit_to_running, running_to_done, level = [], [], []
-    async with httpx.AsyncClient(base_url=api, timeout=30) as http:
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=api, timeout=30, headers=headers) as http:
         for _ in range(REPS):
             sent = time.time()
             reply = await http.post("/api/v1/bench/bench/runs", json={"content": JOB})
@@ -149,7 +150,8 @@ def main() -> None:
         try:
             status = cli(home, "status", "--json")
             nats_url = admin_url(StackPaths(home).nats_users, status["nats_url"])
-            asyncio.run(measure(status["api_url"], nats_url))
+            token = json.loads((home / "admin.json").read_text())["token"]
+            asyncio.run(measure(status["api_url"], nats_url, token))
         finally:
             cli(home, "down")
 

@@ -37,9 +37,10 @@ PROMPT = "support/answer"
 TARGET_RATIO = 2.0
 
 
-async def setup(api_url: str) -> tuple[str, str]:
-    """A project, its key pair and the prompt."""
-    async with httpx.AsyncClient(base_url=api_url, timeout=30) as api:
+async def setup(api_url: str, token: str) -> tuple[str, str]:
+    """A project, its key pair and the prompt (made as the stack's administrator)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=api_url, timeout=30, headers=headers) as api:
         reply = await api.post("/api/v1/projects", json={"owner": "bench", "name": "prompts"})
         reply.raise_for_status()
         key = await api.post("/api/v1/projects/bench/prompts/api-keys", json={})
@@ -83,8 +84,8 @@ def line(name: str, times: list[float]) -> None:
           f"   (n={len(times)})")  # fmt: skip
 
 
-async def measure(api_url: str) -> None:
-    auth = await setup(api_url)
+async def measure(api_url: str, token: str) -> None:
+    auth = await setup(api_url, token)
     prompt_path = f"/api/public/v2/prompts/{PROMPT.replace('/', '%2F')}?label=production"
     await clients(api_url, prompt_path, auth)  # warm-up: connections, the key's cache
     await clients(api_url, "/healthz", None)
@@ -107,7 +108,7 @@ def main() -> None:
         home = Path(tmp)
         stack = start_stack(home, env)
         try:
-            asyncio.run(measure(str(stack.status["api_url"])))
+            asyncio.run(measure(stack.api_url, stack.admin_token))
         finally:
             stop_stack(home, env)
 

@@ -21,6 +21,7 @@ import gzip
 import json
 import os
 import re
+import secrets
 import statistics
 import subprocess
 import sys
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, BrowserContext, async_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "services" / "web" / "dist"
@@ -53,9 +54,24 @@ print(run.uuid)
 """
 
 
+TOKEN = secrets.token_urlsafe(16)
+
+
+async def signed_in(browser: Browser) -> BrowserContext:
+    """A browser context whose tabs hold the api token (as the UI keeps a typed one)."""
+    context = await browser.new_context(viewport={"width": 1400, "height": 900})
+    await context.add_init_script(f"sessionStorage.setItem('axonal.token', '{TOKEN}')")
+    return context
+
+
 def _env(home: Path) -> dict[str, str]:
     kept = {k: v for k, v in os.environ.items() if not k.startswith("AXONAL_")}
-    return kept | {"AXONAL_HOME": str(home), "AXONAL_POSTGRES_DURABLE": "false"}
+    # the api's operator token: the CLI sends it, and each page's tab holds it
+    return kept | {
+        "AXONAL_HOME": str(home),
+        "AXONAL_POSTGRES_DURABLE": "false",
+        "AXONAL_API_TOKEN": TOKEN,
+    }
 
 
 def _cli(env: dict[str, str], *args: str) -> str:
@@ -126,7 +142,7 @@ def seed_trace(http: httpx.Client, keys: dict[str, str]) -> str:
 
 async def _timed(browser: Browser, url: str, ready_js: str) -> float:
     """Milliseconds from navigation start until ``ready_js`` is true, in a fresh context."""
-    context = await browser.new_context(viewport={"width": 1400, "height": 900})
+    context = await signed_in(browser)
     try:
         page = await context.new_page()
         await page.goto(url, wait_until="commit")
@@ -149,7 +165,7 @@ PROJECTS_READY = "document.querySelector('a[href^=\"/projects/\"]') !== null"
 
 async def tree_interaction(browser: Browser, url: str) -> tuple[float, float, int]:
     """Click-to-detail latency, then the p95 frame time and long frames while the tree scrolls."""
-    context = await browser.new_context(viewport={"width": 1400, "height": 900})
+    context = await signed_in(browser)
     try:
         page = await context.new_page()
         await page.goto(url)
@@ -218,7 +234,8 @@ def main() -> None:
         _cli(env, "up", "--detach")
         try:
             status = json.loads(_cli(env, "status", "--json"))
-            with httpx.Client(base_url=status["api_url"], timeout=60) as http:
+            headers = {"Authorization": f"Bearer {TOKEN}"}
+            with httpx.Client(base_url=status["api_url"], timeout=60, headers=headers) as http:
                 _cli(env, "project", "create", f"{OWNER}/{NAME}")
                 keys = json.loads(_cli(env, "keys", "create", "-p", f"{OWNER}/{NAME}", "--json"))
                 run_uuid = seed_metrics(env, http)
