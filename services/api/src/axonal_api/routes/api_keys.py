@@ -33,7 +33,7 @@ async def create_key(
     project: Project,
     note: Annotated[str | None, Body(embed=True, max_length=500)] = None,
 ) -> ApiKeyCreated:
-    # the key acts with its creator's role (the operator's token is nobody: member)
+    # the key acts with its maker's role (the operator's token is nobody: the key acts as admin)
     holder = who.principal.name if who.via in ("token", "session") and who.principal else None
     request = CreateApiKeyRequest(project=f"{owner}/{project}", note=note, owner=holder)
     return await gw.call(Identity.create_api_key, request)

@@ -10,12 +10,13 @@ from axonal_identity.domain.api_keys import NewKey
 
 __all__ = ["insert_key", "key_by_public", "list_keys", "project_by_slug", "revoke_key"]
 
-# A key acts with its owner's role in the project (a key made before owners: ``member``).
+# A key acts with its owner's role in the project. A key without an owner (made with the
+# operator's token, or before keys had owners) acts as ``admin``: a Langfuse key's full access.
 _SELECT = (
     "SELECT k.id, k.public_key, k.secret_hint, k.note, k.created_at, k.secret_hash, "
     "p.id AS project_id, p.owner, p.name, o.name AS key_owner, "
     "COALESCE(CASE WHEN o.superuser THEN 'owner' END, pr.role, orr.role, "
-    "CASE WHEN k.owner_id IS NULL THEN 'member' END, 'none') AS role "
+    "CASE WHEN k.owner_id IS NULL THEN 'admin' END, 'none') AS role "
     "FROM api_keys k JOIN projects p ON p.id = k.project_id "
     "LEFT JOIN principals o ON o.id = k.owner_id "
     "LEFT JOIN project_roles pr ON pr.project_id = k.project_id AND pr.principal_id = k.owner_id "
