@@ -15,6 +15,12 @@ time per span by process and how long a fixed pure-Python loop took just before 
 machine's speed then, to read the figures by), then the accepted and queryable spans/s, the ratio to
 Phoenix's ~120 spans/s, and how long after the last accept all spans were queryable, against
 the targets (>= 10,000 spans/s queryable, <= 2 s after the last accept).
+
+Then what authentication and authorization cost: the same sends, alternating between the
+stack's api (a project API key, checked as every request is) and a second api process on the
+same stack without access checks (``bench/_unchecked_api.py``), ``AUTH_PAIRS`` pairs; it
+prints the api's accepted spans/s and CPU per span both ways and the cost against the target
+(<= 5% of throughput).
 Run: ``.venv/bin/python bench/traces.py``.
 """
 
@@ -23,6 +29,8 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -51,6 +59,9 @@ IN_FLIGHT = 4
 ROUNDS = 3
 REFERENCE_LOOP = 1_000_000
 PHOENIX_SPANS_PER_S = 120
+AUTH_PAIRS = 6
+AUTH_SPANS = 10_000
+AUTH_COST_TARGET = 0.05
 PROTOBUF = {"content-type": "application/x-protobuf"}
 TRACES_STREAM = Subjects().stream_name(StreamKind.INGEST)
 TRACES_DURABLE = "tracking-traces"
@@ -243,6 +254,92 @@ def report(rounds: list[Round]) -> None:
     )
 
 
+@dataclass(frozen=True)
+class Send:
+    """One send of ``AUTH_SPANS`` spans to one api: its rate and its CPU per span."""
+
+    accepted: float
+    api_cpu_us: float
+
+
+async def timed_send(
+    http: httpx.AsyncClient, process: psutil.Process, js: JetStreamContext
+) -> Send:
+    bodies = batches(os.urandom(4).hex())[: AUTH_SPANS // PER_BATCH]
+    cpu_before, start = sum(process.cpu_times()[:2]), time.perf_counter()
+    accepted_at = await send(http, bodies)
+    cpu = sum(process.cpu_times()[:2]) - cpu_before
+    while not await drained(js, TRACES_STREAM, TRACES_DURABLE):  # noqa: ASYNC110 - polled
+        # no backlog for the next send
+        await asyncio.sleep(0.01)
+    return Send(AUTH_SPANS / (accepted_at - start), cpu / AUTH_SPANS * 1e6)
+
+
+def unchecked_api(stack: RunningStack, project_id: str, port: int) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AXONAL_")}
+    env |= {
+        "AXONAL_NATS_URL": stack.nats_url,
+        "AXONAL_API_HOST": "127.0.0.1",
+        "AXONAL_API_PORT": str(port),
+        "AXONAL_API_WEB_DIR": "",
+        "BENCH_PROJECT": f"{project_id} bench/traces",
+    }
+    script = Path(__file__).with_name("_unchecked_api.py")
+    return subprocess.Popen([sys.executable, str(script)], env=env)
+
+
+async def auth_cost(
+    stack: RunningStack, auth: tuple[str, str], project_id: str, js: JetStreamContext
+) -> None:
+    port = free_port()
+    reference = unchecked_api(stack, project_id, port)
+    try:
+        unchecked_url = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=unchecked_url, timeout=5) as probe:
+            for _ in range(300):
+                try:
+                    if (await probe.get("/healthz")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.1)
+        stack_api = psutil.Process(StackState.model_validate(stack.state()).processes()["api"].pid)
+        checked, unchecked = [], []
+        async with (
+            httpx.AsyncClient(base_url=stack.api_url, auth=auth, timeout=60) as with_access,
+            httpx.AsyncClient(base_url=unchecked_url, timeout=60) as without,
+        ):
+            unchecked_api_process = psutil.Process(reference.pid)
+            for pair in range(AUTH_PAIRS):  # ABBA: neither goes first every time
+                sends = [
+                    (checked, with_access, stack_api),
+                    (unchecked, without, unchecked_api_process),
+                ]
+                for found, http, process in sends if pair % 2 == 0 else reversed(sends):
+                    found.append(await timed_send(http, process, js))
+    finally:
+        reference.terminate()
+        reference.wait(10)
+    report_auth_cost(checked, unchecked)
+
+
+def report_auth_cost(checked: list[Send], unchecked: list[Send]) -> None:
+    rate_with = statistics.median(s.accepted for s in checked)
+    rate_without = statistics.median(s.accepted for s in unchecked)
+    cpu_with = statistics.median(s.api_cpu_us for s in checked)
+    cpu_without = statistics.median(s.api_cpu_us for s in unchecked)
+    cost = 1 - rate_with / rate_without
+    print(
+        f"authentication and authorization ({AUTH_PAIRS} alternating pairs of "
+        f"{AUTH_SPANS:,} spans, project API key):"
+    )
+    print(f"  accepted with access checks    {rate_with:10,.0f} spans/s (median)")
+    print(f"  accepted without (reference)   {rate_without:10,.0f} spans/s (median)")
+    print(f"  api CPU µs/span with {cpu_with:,.1f}, without {cpu_without:,.1f}")
+    verdict = "met" if cost <= AUTH_COST_TARGET else "MISSED"
+    print(f"  cost {cost:+.1%} of throughput; target <= {AUTH_COST_TARGET:.0%} {verdict}")
+
+
 async def measure(stack: RunningStack) -> None:
     api_url, database_url = str(stack.status["api_url"]), stack.database_url
     project_id, auth = await project_key(api_url, stack.admin_token)
@@ -257,10 +354,11 @@ async def measure(stack: RunningStack) -> None:
             for number in range(ROUNDS):
                 before = 2 * PER_BATCH + number * SPANS
                 rounds.append(await one_round(stack, http, js, pool, project_id, before))
+        report(rounds)
+        await auth_cost(stack, auth, project_id, js)
     finally:
         await nc.close()
         await pool.close()
-    report(rounds)
 
 
 def main() -> None:

@@ -226,7 +226,7 @@ class _Runtime:
         for hook in ctx._on_startup:
             await hook()
         self.started = True
-        log.info("service.started", service=ctx.name, nats=ctx.settings.nats_url)
+        log.info("service.started", service=ctx.name, nats=ctx.settings.nats_url_shown)
 
     async def stop(self) -> None:
         for hook in reversed(self.ctx._on_shutdown):

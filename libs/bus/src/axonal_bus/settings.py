@@ -7,6 +7,8 @@ fields and still read the shared ones.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -33,3 +35,12 @@ class BusSettings(BaseSettings):
     @property
     def subjects(self) -> Subjects:
         return Subjects(self.namespace)
+
+    @property
+    def nats_url_shown(self) -> str:
+        """``nats_url`` without a password it may carry: for logs."""
+        parts = urlsplit(self.nats_url)
+        if parts.password is None:
+            return self.nats_url
+        netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))

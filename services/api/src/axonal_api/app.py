@@ -95,7 +95,7 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
         await app.state.prompt_cache.watch(nc, settings.subjects)
         log.info(
             "api.started",
-            nats=settings.nats_url,
+            nats=settings.nats_url_shown,
             port=settings.api_port,
             web_dir=str(settings.api_web_dir) if settings.api_web_dir else None,
         )
