@@ -2,9 +2,10 @@
 exactly what the table says, on the embedded stack (real identity service, real services).
 
 The callers hold each role at the organization level, one holds a project role overriding its
-organization role, others hold a project API key or a run token (one project only), and one
-sends nothing. Each route is called on project ``a``; an object id in the path names a real
-run of project ``b``, so a caller let in must still not reach it.
+organization role, one holds its roles through a team, others hold a project API key or a run
+token (one project only), and one sends nothing. Each route is called on project ``a``; an
+object id in the path names a real run of project ``b``, so a caller let in must still not
+reach it.
 """
 
 from __future__ import annotations
@@ -112,6 +113,13 @@ def world(stack: RunningStack) -> World:
         callers.append(
             Caller("org viewer, project admin", headers, Role.ADMIN, Role.VIEWER, name=override)
         )
+        teammate = f"{org}-teammate"  # its team: viewer in the org, admin in project a
+        headers = _user(http, teammate)
+        http.post(f"/api/v1/orgs/{org}/teams", json={"name": "core"}).raise_for_status()
+        http.put(f"/api/v1/orgs/{org}/teams/core/members/{teammate}").raise_for_status()
+        http.put(f"/api/v1/orgs/{org}/teams/core/role", json={"role": "viewer"}).raise_for_status()
+        http.put(f"/api/v1/{org}/a/teams/core", json={"role": "admin"}).raise_for_status()
+        callers.append(Caller("a team's member", headers, Role.ADMIN, Role.VIEWER, name=teammate))
         outsider = f"{org}-outsider"
         callers.append(Caller("outsider", _user(http, outsider), name=outsider))
         member_key = _key(http, org, "member")
@@ -162,6 +170,7 @@ def _path(template: str, world: World, caller: Caller) -> str:
         "org": world.org,
         "uuid": world.run_in_b,
         "name": caller.name or "nobody",
+        "team": "core",
     }
     return re.sub(r"\{(\w+)(?::path)?\}", lambda m: values.get(m.group(1), "matrix-x"), template)
 

@@ -53,3 +53,28 @@ def test_rm_deletes_the_project(api):
     assert result.exit_code == 0, result.output
     assert api == [("DELETE", "/api/v1/projects/acme/demo", None)]
     assert "deleting project acme/demo" in result.output
+
+
+def test_quotas_set_changes_the_limits_given_and_keeps_the_others(fake_api, monkeypatch):
+    held: dict[str, Any] = {"concurrent_runs": 4, "spans_per_second": 500}
+    sent: list[Any] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/api/v1/projects/acme/demo/quotas"
+        if request.method == "PUT":
+            sent.append(json.loads(request.content))
+            held.clear()
+            held.update(sent[-1])
+        found = {"project_id": "p1", "owner": "acme", "name": "demo", "quotas": held}
+        return httpx.Response(200, json=found)
+
+    monkeypatch.setattr(axonal.cli.api, "transport", httpx.MockTransport(handle))
+    result = invoke(
+        "project", "quotas", "set", "acme/demo", "--points-per-second", "2000",
+        "--spans-per-second", "0",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    limits = {k: v for k, v in sent[0].items() if v is not None}
+    assert limits == {"concurrent_runs": 4, "points_per_second": 2000}
+    assert "2,000" in result.output
+    assert "the platform's default" in result.output

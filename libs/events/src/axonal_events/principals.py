@@ -18,9 +18,11 @@ __all__ = [
     "ROLE_NAMES",
     "AuthenticateRequest",
     "CreatePrincipalRequest",
+    "CreateTeamRequest",
     "CreateTokenRequest",
     "ListMembersRequest",
     "ListPrincipalsRequest",
+    "ListTeamsRequest",
     "ListTokensRequest",
     "Me",
     "Member",
@@ -34,6 +36,10 @@ __all__ = [
     "Role",
     "RoleName",
     "SetRoleRequest",
+    "SetTeamMemberRequest",
+    "SetTeamRoleRequest",
+    "Team",
+    "TeamList",
     "TokenCreated",
     "TokenInfo",
     "TokenList",
@@ -203,3 +209,45 @@ class Member(Payload):
 
 class MemberList(Payload):
     members: list[Member]
+
+
+class Team(Payload):
+    """Principals of an organization granted roles together."""
+
+    org: str
+    name: str
+    members: list[str] = Field(default_factory=list)
+    role: RoleName | None = Field(default=None, description="Its role in the organization.")
+    project_roles: dict[str, RoleName] = Field(
+        default_factory=dict, description="By project name (in its organization)."
+    )
+
+
+class TeamList(Payload):
+    teams: list[Team]
+
+
+class CreateTeamRequest(Payload):
+    org: str = Field(pattern=_SLUG)
+    name: str = Field(pattern=_SLUG)
+
+
+class ListTeamsRequest(Payload):
+    org: str = Field(pattern=_SLUG)
+
+
+class SetTeamMemberRequest(Payload):
+    org: str = Field(pattern=_SLUG)
+    team: str = Field(pattern=_SLUG)
+    principal: str = Field(pattern=_SLUG)
+    member: bool = Field(description="Add (true) or remove (false).")
+
+
+class SetTeamRoleRequest(Payload):
+    """The team's role in its organization, or in one of its projects when ``project`` is set;
+    ``null`` removes the grant."""
+
+    org: str = Field(pattern=_SLUG)
+    team: str = Field(pattern=_SLUG)
+    project: str | None = Field(default=None, pattern=_SLUG)
+    role: RoleName | None

@@ -16,6 +16,7 @@ from axonal_identity.principals import rpc as principals_rpc
 from axonal_identity.projects import rpc as projects_rpc
 from axonal_identity.quotas import rpc as quotas_rpc
 from axonal_identity.settings import IdentitySettings
+from axonal_identity.teams import rpc as teams_rpc
 
 __all__ = ["SERVICE", "build_app"]
 
@@ -33,6 +34,7 @@ def build_app(settings: IdentitySettings) -> FastStream:
     quotas_rpc.register(ctx)
     api_keys_rpc.register(ctx)
     principals_rpc.register(ctx)
+    teams_rpc.register(ctx)
     bootstrap.register(ctx)
     audit_handlers.register(ctx)
     audit_rpc.register(ctx)

@@ -16,9 +16,11 @@ from axonal_events.identity import CreateProjectRequest, ListProjectsRequest, Pr
 from axonal_events.principals import (
     AuthenticateRequest,
     CreatePrincipalRequest,
+    CreateTeamRequest,
     CreateTokenRequest,
     ListMembersRequest,
     ListPrincipalsRequest,
+    ListTeamsRequest,
     ListTokensRequest,
     MemberList,
     PasswordLoginRequest,
@@ -27,6 +29,10 @@ from axonal_events.principals import (
     PrincipalList,
     RevokeTokenRequest,
     SetRoleRequest,
+    SetTeamMemberRequest,
+    SetTeamRoleRequest,
+    Team,
+    TeamList,
     TokenCreated,
     TokenList,
 )
@@ -136,4 +142,16 @@ class Identity:
         SetQuotasRequest,
         ProjectQuotas,
         "Set a project's quotas; the api and the scheduler enforce them.",
+    )
+    create_team = Rpc("identity", "create_team", CreateTeamRequest, Team, "A new team.")
+    list_teams = Rpc("identity", "list_teams", ListTeamsRequest, TeamList, "An org's teams.")
+    set_team_member = Rpc(
+        "identity", "set_team_member", SetTeamMemberRequest, Team, "Add or remove a member."
+    )
+    set_team_role = Rpc(
+        "identity",
+        "set_team_role",
+        SetTeamRoleRequest,
+        Team,
+        "Grant or remove a team's role in its organization or one of its projects.",
     )

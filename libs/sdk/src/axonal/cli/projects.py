@@ -1,4 +1,5 @@
-"""``axonal project``: create, list and delete projects; read and set their retention."""
+"""``axonal project``: create, list and delete projects; read and set their retention and
+quotas."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ from rich.markup import escape
 from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, fail, print_json
+from axonal.cli.quotas import quotas
 
 if TYPE_CHECKING:
     from axonal_events.retention import ProjectRetention
 
-__all__ = ["app"]
+__all__ = ["app", "split_name"]
 
 app = typer.Typer(
     name="project",
-    help="Create, list and delete projects; their retention.",
+    help="Create, list and delete projects; their retention and quotas.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -30,6 +32,7 @@ retention = typer.Typer(
     add_completion=False,
 )
 app.add_typer(retention)
+app.add_typer(quotas)
 
 Days = Annotated[int | None, typer.Option(min=0, help="Days kept (0: for ever).")]
 
@@ -95,7 +98,7 @@ def ls(
     console.print(table if found.projects else "no projects")
 
 
-def _split(name: str) -> tuple[str, str]:
+def split_name(name: str) -> tuple[str, str]:
     owner, slug = _owner_and_name(name)
     if not owner or not slug:
         fail(f"project {name!r} is not owner/name", hint="e.g. axonal project rm acme/churn")
@@ -113,7 +116,7 @@ def rm(
     service; each confirms with a deletion.completed event."""
     from axonal_events.retention import DeletionAccepted  # noqa: PLC0415
 
-    owner, slug = _split(name)
+    owner, slug = split_name(name)
     if not (yes or as_json) and not typer.confirm(f"Delete project {owner}/{slug} and its data?"):
         raise typer.Abort
     with api(api_url) as client:
@@ -148,7 +151,7 @@ def get(
     """How long each kind of the project's data is kept."""
     from axonal_events.retention import ProjectRetention  # noqa: PLC0415
 
-    owner, slug = _split(name)
+    owner, slug = split_name(name)
     with api(api_url) as client:
         found = client.get(f"/api/v1/projects/{owner}/{slug}/retention", ProjectRetention)
     print_json(found) if as_json else _show(found)
@@ -170,7 +173,7 @@ def set_(
     the services owning the data delete what expired on their next pass."""
     from axonal_events.retention import ProjectRetention  # noqa: PLC0415
 
-    owner, slug = _split(name)
+    owner, slug = split_name(name)
     given = {
         "traces": traces,
         "observations": observations,

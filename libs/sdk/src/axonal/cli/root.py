@@ -47,12 +47,15 @@ COMMANDS: dict[str, Lazy] = {
     "whoami": Lazy("axonal.cli.signin", "Who your credentials act for.", ACCESS, "whoami"),
     "users": Lazy("axonal.cli.users", "Users, service accounts and their tokens.", ACCESS),
     "members": Lazy("axonal.cli.members", "Roles in organizations and projects.", ACCESS),
+    "teams": Lazy(
+        "axonal.cli.teams", "Teams: principals of an organization granted roles together.", ACCESS
+    ),
     "audit": Lazy("axonal.cli.audit", "The audit trail: who did what, when, from where.", ACCESS),
     "run": Lazy("axonal.cli.run", "Submit a run and print its uuid.", RUNS),
     "check": Lazy("axonal.cli.check", "Validate polyaxonfiles and compile them.", RUNS),
     "ops": Lazy("axonal.cli.ops", "List, inspect, follow and act on runs.", RUNS),
     "project": Lazy(
-        "axonal.cli.projects", "Create, list and delete projects; their retention.", RUNS
+        "axonal.cli.projects", "Create, list and delete projects; their retention and quotas.", RUNS
     ),
     "registry": Lazy(
         "axonal.cli.registry", "The model registry: models, versions, aliases, approvals.", RUNS

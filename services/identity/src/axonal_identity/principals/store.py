@@ -16,6 +16,7 @@ from axonal_events.principals import (
     TokenInfo,
 )
 from axonal_identity.domain.credentials import NewToken
+from axonal_identity.domain.grants import strongest
 
 __all__ = [
     "by_name",
@@ -151,10 +152,18 @@ async def with_roles(conn: Connection, principal_id: str) -> Principal | None:
     )
     if row is None:
         return None
-    orgs = await conn.fetch("SELECT org, role FROM org_roles WHERE principal_id = $1", principal_id)
+    orgs = await conn.fetch(
+        "SELECT org, role FROM org_roles WHERE principal_id = $1 "
+        "UNION ALL SELECT t.org, t.role FROM teams t JOIN team_members m ON m.team_id = t.id "
+        "WHERE m.principal_id = $1 AND t.role IS NOT NULL",
+        principal_id,
+    )
     projects = await conn.fetch(
         "SELECT p.owner || '/' || p.name AS slug, r.role FROM project_roles r "
-        "JOIN projects p ON p.id = r.project_id WHERE r.principal_id = $1",
+        "JOIN projects p ON p.id = r.project_id WHERE r.principal_id = $1 "
+        "UNION ALL SELECT p.owner || '/' || p.name, r.role FROM team_project_roles r "
+        "JOIN team_members m ON m.team_id = r.team_id JOIN projects p ON p.id = r.project_id "
+        "WHERE m.principal_id = $1",
         principal_id,
     )
     return Principal(
@@ -162,8 +171,8 @@ async def with_roles(conn: Connection, principal_id: str) -> Principal | None:
         name=row["name"],
         kind=row["kind"],
         superuser=row["superuser"],
-        org_roles={r["org"]: r["role"] for r in orgs},
-        project_roles={r["slug"]: r["role"] for r in projects},
+        org_roles=strongest((r["org"], r["role"]) for r in orgs),
+        project_roles=strongest((r["slug"], r["role"]) for r in projects),
     )
 
 

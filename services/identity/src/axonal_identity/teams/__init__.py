@@ -1,0 +1,1 @@
+"""Teams: principals of an organization granted roles together."""
