@@ -13,7 +13,7 @@ import { ItemTable } from "../events/ItemTable";
 import { type Field, FilterForm } from "../traces/FilterForm";
 import { useUrlFilters } from "../traces/shared";
 
-export type AuditEntry = components["schemas"]["AuditEntry"];
+type AuditEntry = components["schemas"]["AuditEntry"];
 
 const LIMIT = 50;
 
@@ -31,7 +31,7 @@ export function what(entry: AuditEntry): string {
 }
 
 /** Where it came from: the client's address for an api write, else the publishing service. */
-export function from(entry: AuditEntry): string {
+function from(entry: AuditEntry): string {
   const client = entry.data.client;
   return typeof client === "string" && client ? client : entry.source;
 }

@@ -28,7 +28,7 @@ const LIMITS: { name: keyof QuotaLimits; label: string; hint: string }[] = [
   { name: "storage_bytes", label: "Storage (bytes)", hint: "Artifacts stored; an upload over it gets 413." },
 ];
 
-export const keys = {
+const keys = {
   retention: (owner: string, project: string) => ["retention", owner, project] as const,
   quotas: (owner: string, project: string) => ["quotas", owner, project] as const,
 };
