@@ -6,6 +6,7 @@ import { page } from "./lib/lazy";
 import { membersRoutes, usersRoutes } from "./pages/access/routes";
 import { compareRoutes } from "./pages/compare/routes";
 import { eventsRoutes } from "./pages/events/routes";
+import { governanceRoutes, orgRoutes } from "./pages/governance/routes";
 import { modelsRoutes } from "./pages/models/routes";
 import { hubRoutes } from "./pages/hub/routes";
 import { promptsRoutes } from "./pages/prompts/routes";
@@ -17,7 +18,7 @@ import { schedulesRoutes } from "./pages/schedules/routes";
 import { tracesRoutes } from "./pages/traces/routes";
 
 /** The pages under /projects/:owner/:project. Each area adds its own. */
-export const projectRoutes: RouteObject[] = [...runsRoutes, ...schedulesRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes, ...membersRoutes];
+export const projectRoutes: RouteObject[] = [...runsRoutes, ...schedulesRoutes, ...compareRoutes, ...modelsRoutes, ...tracesRoutes, ...promptsRoutes, ...datasetsRoutes, ...evalsRoutes, ...queuesRoutes, ...eventsRoutes, ...membersRoutes, ...governanceRoutes];
 
 export const routes: RouteObject[] = [
   {
@@ -29,6 +30,7 @@ export const routes: RouteObject[] = [
       { path: "projects/:owner/:project", children: projectRoutes },
       ...hubRoutes,
       ...usersRoutes,
+      ...orgRoutes,
       { path: "*", lazy: page(() => import("./pages/NotFoundPage")) },
     ],
   },

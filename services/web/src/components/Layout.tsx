@@ -31,6 +31,8 @@ export const PROJECT_PAGES: { path: string; label: string; group: string }[] = [
   { path: "llm-models", label: "Model prices", group: "Settings" },
   { path: "api-keys", label: "API keys", group: "Settings" },
   { path: "members", label: "Members", group: "Settings" },
+  { path: "data", label: "Data", group: "Settings" },
+  { path: "audit", label: "Audit log", group: "Settings" },
 ];
 
 function ThemeSwitch() {

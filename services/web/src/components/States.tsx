@@ -11,11 +11,12 @@ export function Loading({ what = "Loading" }: { what?: string }) {
   );
 }
 
-/** An error as a readable message; a 401 asks the user to sign in instead. */
-export function ErrorView({ error, retry }: { error: unknown; retry?: () => void }) {
+/** An error as a readable message (titled `forbidden` for a 403); a 401 asks the user to sign in instead. */
+export function ErrorView({ error, retry, forbidden }: { error: unknown; retry?: () => void; forbidden?: string }) {
   if (error instanceof ApiError && error.status === 401) return <SignIn reason={error.message} />;
   const message = error instanceof Error ? error.message : String(error);
-  const title = error instanceof ApiError && error.status === 404 ? "Not found" : "Something went wrong";
+  const status = error instanceof ApiError ? error.status : 0;
+  const title = status === 404 ? "Not found" : status === 403 && forbidden ? forbidden : "Something went wrong";
   return (
     <div className="state error" role="alert">
       <strong>{title}</strong>

@@ -32,6 +32,14 @@ export function number(values: FormValues, name: string): number | undefined {
   return value;
 }
 
+/** A whole number, or null when empty (the api's "unset"). */
+export function integer(values: FormValues, name: string): number | null {
+  const value = number(values, name);
+  if (value === undefined) return null;
+  if (!Number.isInteger(value)) throw new FieldError(name, `${value} is not a whole number`);
+  return value;
+}
+
 /** A JSON array typed into a text area ([] when empty). */
 export function jsonList(values: FormValues, name: string): unknown[] {
   const raw = optional(values, name);

@@ -5,7 +5,7 @@ export interface Field {
   key: string;
   label: string;
   placeholder?: string;
-  type?: "text" | "number";
+  type?: "text" | "number" | "datetime-local";
   /** A select of these `[value, label]` pairs (the first is usually "any"). */
   options?: [string, string][];
 }
