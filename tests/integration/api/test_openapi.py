@@ -101,11 +101,15 @@ def _reaches(method: str, path: str) -> bool:
     return permission.scope in ("project", "org") and permission.role <= Role.VIEWER and not keyed
 
 
-@schema.parametrize()
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+# the routes a viewer does not reach: those it does are the operator's run's
+beyond_a_viewer = schema.include(
+    func=lambda ctx: not _reaches(ctx.operation.method, ctx.operation.path)
+)
+
+
+@beyond_a_viewer.parametrize()
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 def test_a_role_without_the_permission_gets_no_2xx_and_no_5xx(case, api_url):
-    if _reaches(case.method, case.path):
-        return  # let in: the operator's run above checks these answers
     for name, value in (("owner", "acme"), ("project", "demo"), ("org", "acme")):
         if case.path_parameters and name in case.path_parameters:
             case.path_parameters[name] = value
