@@ -15,7 +15,7 @@ def cli(traced: TracedProject, *args: str):
     result = CliRunner().invoke(
         axonal.cli.app,
         ["traces", *args, "-p", PROJECT, "--api-url", traced.api_url],
-        env={"COLUMNS": "250", "AXONAL_API_TOKEN": ""},
+        env={"COLUMNS": "250", "AXONAL_API_TOKEN": traced.stack.admin_token},
     )
     assert result.exit_code == 0, result.output
     return result.output
@@ -61,6 +61,7 @@ def test_an_unknown_project_is_a_clear_error(traced: TracedProject):
     result = CliRunner().invoke(
         axonal.cli.app,
         ["traces", "ls", "-p", "nobody/nothing", "--api-url", traced.api_url],
+        env={"AXONAL_API_TOKEN": traced.stack.admin_token},
     )
     assert result.exit_code == 1
     assert "not found" in result.output

@@ -70,7 +70,7 @@ PERMISSIONS: Final[Mapping[tuple[str, str], Permission]] = {
     ("GET", "/api/public/datasets/{name}/runs/{run_name}"): VIEW,
     ("GET", "/api/public/experiment-items"): VIEW,
     ("GET", "/api/public/experiments"): VIEW,
-    ("GET", "/api/public/health"): VIEW,
+    ("GET", "/api/public/health"): PUBLIC,  # Langfuse answers it without a key
     ("POST", "/api/public/ingestion"): INGEST,
     ("GET", "/api/public/llm-connections"): ADMIN,
     ("PUT", "/api/public/llm-connections"): ADMIN,
