@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from axonal._metrics import Writer
-from axonal._transport import Destination, Refused
+from axonal._transport import Destination, Refused, Throttled
 from axonal_events.metrics import MetricBatch
 from axonal_testing.waiting import wait_for_sync
 
@@ -82,9 +82,12 @@ def test_client_errors_refuse_the_batch_and_others_are_retried(api):
     try:
         with pytest.raises(Refused, match="HTTP 403: not your project"):
             sender.send("m:1", b"{}")
-        for _ in range(3):
-            with pytest.raises(httpx.HTTPStatusError):
-                sender.send("m:2", b"{}")
+        with pytest.raises(httpx.HTTPStatusError):
+            sender.send("m:2", b"{}")
+        with pytest.raises(Throttled):  # over the project's rate: sent again after a wait
+            sender.send("m:2", b"{}")
+        with pytest.raises(httpx.HTTPStatusError):
+            sender.send("m:2", b"{}")
     finally:
         sender.close()
     assert all("Authorization" not in headers for _, headers, _ in api.requests)
