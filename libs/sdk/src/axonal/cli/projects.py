@@ -3,7 +3,6 @@ quotas."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,12 +11,13 @@ from rich.markup import escape
 from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, fail, print_json
+from axonal.cli.project_names import owner_and_name, split_name
 from axonal.cli.quotas import quotas
 
 if TYPE_CHECKING:
     from axonal_events.retention import ProjectRetention
 
-__all__ = ["app", "split_name"]
+__all__ = ["app"]
 
 app = typer.Typer(
     name="project",
@@ -37,14 +37,6 @@ app.add_typer(quotas)
 Days = Annotated[int | None, typer.Option(min=0, help="Days kept (0: for ever).")]
 
 
-def _owner_and_name(name: str) -> tuple[str, str]:
-    owner, sep, slug = name.partition("/")
-    if sep:
-        return owner, slug
-    default = os.environ.get("AXONAL_PROJECT", "default/default").partition("/")[0] or "default"
-    return default, name
-
-
 @app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="owner/name, or a name under the default owner.")],
@@ -55,7 +47,7 @@ def create(
     """Create a project."""
     from axonal_events.identity import Project  # noqa: PLC0415
 
-    owner, slug = _owner_and_name(name)
+    owner, slug = owner_and_name(name)
     if not owner or not slug:
         fail(f"project {name!r} is not owner/name", hint="e.g. axonal project create acme/churn")
     body = {"owner": owner, "name": slug, "description": description}
@@ -96,13 +88,6 @@ def ls(
             str(item.created_at)[:19],
         )
     console.print(table if found.projects else "no projects")
-
-
-def split_name(name: str) -> tuple[str, str]:
-    owner, slug = _owner_and_name(name)
-    if not owner or not slug:
-        fail(f"project {name!r} is not owner/name", hint="e.g. axonal project rm acme/churn")
-    return owner, slug
 
 
 @app.command("rm")

@@ -9,6 +9,7 @@ import typer
 from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, print_json
+from axonal.cli.project_names import split_name
 
 if TYPE_CHECKING:
     from axonal_events.quotas import ProjectQuotas
@@ -49,7 +50,6 @@ def _show(found: ProjectQuotas) -> None:
 @quotas.command("get")
 def get(name: ProjectName, as_json: AsJson = False, api_url: ApiUrl = None) -> None:
     """The project's limits."""
-    from axonal.cli.projects import split_name  # noqa: PLC0415
     from axonal_events.quotas import ProjectQuotas  # noqa: PLC0415
 
     owner, slug = split_name(name)
@@ -69,7 +69,6 @@ def set_(
     api_url: ApiUrl = None,
 ) -> None:
     """Change limits (the others stay as they are); a client over a rate gets 429s."""
-    from axonal.cli.projects import split_name  # noqa: PLC0415
     from axonal_events.quotas import ProjectQuotas  # noqa: PLC0415
 
     owner, slug = split_name(name)
