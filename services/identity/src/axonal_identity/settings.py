@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from axonal_bus.service import ServiceSettings
@@ -17,5 +17,11 @@ class IdentitySettings(ServiceSettings):
     model_config = SettingsConfigDict(env_prefix="AXONAL_IDENTITY_")
 
     admin_name: str = Field(default="admin", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-    admin_password: SecretStr | None = None
-    admin_token: SecretStr | None = None
+    admin_password: SecretStr | None = Field(default=None, min_length=8)
+    admin_token: SecretStr | None = Field(default=None, min_length=16)
+
+    @field_validator("admin_password", "admin_token", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        """An empty variable (compose's ``${VAR:-}``) sets nothing."""
+        return None if value == "" else value
