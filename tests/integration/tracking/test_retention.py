@@ -127,10 +127,11 @@ async def test_retention_removes_exactly_the_expired_rows_while_ingestion_goes_o
             sent["new"] += 10
             sent["points"] += 20
             step += 20
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the load's pace, not a wait for a state
 
     feeding = asyncio.create_task(ingest())
-    await asyncio.sleep(0.5)  # ingestion is under way when the retention arrives
+    # ingestion is under way when the retention arrives
+    await wait_for(lambda: sent["new"] >= 100, message="ingestion under way")
     policy = RetentionPolicy(traces=30, observations=30, scores=30, metrics=30)
     changed = ProjectRetentionChanged(
         project_id=PROJECT_ID, owner="acme", name="kept-30", retention=policy

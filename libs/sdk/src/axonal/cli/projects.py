@@ -11,7 +11,7 @@ from rich.markup import escape
 from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, fail, print_json
-from axonal.cli.project_names import owner_and_name, split_name
+from axonal.cli.project_names import change_setting, owner_and_name, split_name
 from axonal.cli.quotas import quotas
 
 if TYPE_CHECKING:
@@ -158,7 +158,6 @@ def set_(
     the services owning the data delete what expired on their next pass."""
     from axonal_events.retention import ProjectRetention  # noqa: PLC0415
 
-    owner, slug = split_name(name)
     given = {
         "traces": traces,
         "observations": observations,
@@ -167,9 +166,7 @@ def set_(
         "logs": logs,
         "artifacts": artifacts,
     }
-    path = f"/api/v1/projects/{owner}/{slug}/retention"
-    with api(api_url) as client:
-        policy = client.get(path, ProjectRetention).retention.model_dump()
-        policy.update({kind: days or None for kind, days in given.items() if days is not None})
-        found = client.put(path, ProjectRetention, json=policy)
+    found = change_setting(
+        name, "retention", ProjectRetention, lambda p: p.retention, given, api_url
+    )
     print_json(found) if as_json else _show(found)

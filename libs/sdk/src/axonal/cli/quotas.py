@@ -9,7 +9,7 @@ import typer
 from axonal.cli.api import api
 from axonal.cli.options import ApiUrl, AsJson
 from axonal.cli.output import console, print_json
-from axonal.cli.project_names import split_name
+from axonal.cli.project_names import change_setting, split_name
 
 if TYPE_CHECKING:
     from axonal_events.quotas import ProjectQuotas
@@ -71,16 +71,11 @@ def set_(
     """Change limits (the others stay as they are); a client over a rate gets 429s."""
     from axonal_events.quotas import ProjectQuotas  # noqa: PLC0415
 
-    owner, slug = split_name(name)
     given = {
         "concurrent_runs": concurrent_runs,
         "spans_per_second": spans_per_second,
         "points_per_second": points_per_second,
         "storage_bytes": storage_bytes,
     }
-    path = f"/api/v1/projects/{owner}/{slug}/quotas"
-    with api(api_url) as client:
-        limits = client.get(path, ProjectQuotas).quotas.model_dump()
-        limits.update({key: value or None for key, value in given.items() if value is not None})
-        found = client.put(path, ProjectQuotas, json=limits)
+    found = change_setting(name, "quotas", ProjectQuotas, lambda p: p.quotas, given, api_url)
     print_json(found) if as_json else _show(found)
