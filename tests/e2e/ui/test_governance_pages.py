@@ -58,6 +58,8 @@ async def test_save_a_retention_then_read_it_in_the_audit_log(
     await expect(saved.first).to_contain_text(PROJECT)
     await screenshot(page, "audit-log")
 
-    await page.get_by_label(f"The whole organization {OWNER}").check()
+    whole = page.get_by_label(f"The whole organization {OWNER}")
+    await whole.click()  # the URL holds the choice: the box shows it once the page follows
+    await expect(whole).to_be_checked()
     await expect(page).to_have_url(f"{ui_url}projects/{project}/audit?scope=org")
     await expect(saved.first).to_be_visible()
