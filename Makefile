@@ -52,7 +52,7 @@ $(WEB)/dist/index.html: $(WEB_MODULES) $(WEB_INPUTS)
 test: install web ## Build the UI, run its component tests, then the whole Python suite against real servers
 	@if [ -f $(WEB)/package.json ]; then scripts/need-node && cd $(WEB) && npm test; fi
 	scripts/ensure-chromium
-	$(RUN) pytest
+	$(RUN) pytest --numprocesses=auto --dist=loadfile
 
 lint: install ## ruff, mypy (strict on libs and services), import-linter
 	$(RUN) ruff check .

@@ -1,19 +1,25 @@
 """A deleted run is announced (``run.deleted``): the scheduler drops its rows, tracking its
-metric points; each confirms once."""
+metric points; each confirms once. Its uuid is never a run again."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
 
+import pytest
+
+from axonal_bus import rpc
+from axonal_bus.errors import RemoteError
 from axonal_db import connect
-from axonal_events import StreamKind
+from axonal_events import ErrorCode, StreamKind
+from axonal_events.rpcs import Scheduler
 from axonal_testing.bus import drained, read_stream
 from axonal_testing.waiting import wait_for
 from axonal_tracking.app import build_app as build_tracking
 from axonal_tracking.settings import TrackingSettings
 
 from .test_reads import JOB
+from .test_tracked import track
 
 
 async def test_a_deleted_run_leaves_the_scheduler_and_tracking(
@@ -55,3 +61,7 @@ async def test_a_deleted_run_leaves_the_scheduler_and_tracking(
         )
     finally:
         await conn.close()
+
+    with pytest.raises(RemoteError, match="was deleted") as again:
+        await rpc.call(scheduler.nc, subjects, Scheduler.track_run, track(run_uuid))
+    assert again.value.code is ErrorCode.CONFLICT

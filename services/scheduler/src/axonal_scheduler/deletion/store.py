@@ -33,6 +33,10 @@ async def delete_project(conn: Connection, owner: str, name: str) -> int:
 
 
 async def delete_run(conn: Connection, run_uuid: str) -> int:
+    """Delete the run's rows; its uuid stays known as deleted (never created again)."""
+    await conn.execute(
+        "INSERT INTO deleted_runs (uuid) VALUES ($1) ON CONFLICT DO NOTHING", run_uuid
+    )
     return await delete_rows(conn, _RUN, run_uuid)
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "statuses",
     "take_waiters",
     "update_run",
+    "was_deleted",
 ]
 
 _COLUMNS = (
@@ -143,6 +144,12 @@ async def get_run(conn: Connection, uuid: str, *, lock: bool = False) -> Run | N
     suffix = " FOR UPDATE" if lock else ""
     row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM runs WHERE uuid = $1{suffix}", uuid)  # noqa: S608
     return _run(row) if row else None
+
+
+async def was_deleted(conn: Connection, uuid: str) -> bool:
+    """The run was deleted on its own, rows and all."""
+    found = await conn.fetchval("SELECT true FROM deleted_runs WHERE uuid = $1", uuid)
+    return bool(found)
 
 
 async def lock_run(conn: Connection, uuid: str) -> Run | None:

@@ -19,6 +19,8 @@ from axonal_scheduler.runs.store import Run
 
 __all__ = ["end", "track", "update"]
 
+_DELETED = "run {uuid} was deleted; create it under a new uuid"
+
 
 async def track(engine: Engine, request: TrackRun) -> Run:
     """The run ``request`` names, created ``running`` unless it exists already."""
@@ -26,6 +28,8 @@ async def track(engine: Engine, request: TrackRun) -> Run:
     if found is not None:
         _check_same_project(found, request)
         return found
+    if await store.was_deleted(engine.conn, request.run_uuid):
+        raise Conflict(_DELETED.format(uuid=request.run_uuid))
     run = Run(
         uuid=request.run_uuid,
         owner=request.owner,
@@ -73,7 +77,7 @@ def _check_same_project(run: Run, request: TrackRun) -> None:
     """The run that exists already under the requested uuid (a retried or repeated create)
     must be the one requested."""
     if run.deleted_at is not None:
-        raise Conflict(f"run {run.uuid} was deleted; create it under a new uuid")
+        raise Conflict(_DELETED.format(uuid=run.uuid))
     if (run.owner, run.project) != (request.owner, request.project):
         raise Conflict(f"run {run.uuid} already exists in another project ({run.full_project})")
 
