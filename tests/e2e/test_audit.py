@@ -73,6 +73,15 @@ def test_writes_are_recorded_with_who_what_where_and_the_answer(
 
         assert wait_for_sync(versions, timeout=20) == ["/axonal/registry"]
 
+        # a project's creation is in its organization's trail, though its path names neither
+        def creations() -> list[dict[str, object]] | None:
+            params = {"type": "api.write_audited", "limit": 200}
+            found = admin.get(f"/api/v1/orgs/{org}/audit", params=params).json()["entries"]
+            return [e for e in found if e["data"]["route"] == "/api/v1/projects"] or None
+
+        [creation] = wait_for_sync(creations, timeout=20, message="the project's creation")
+        assert (creation["project"], creation["data"]["status"]) == (f"{org}/a", 201)
+
 
 def test_only_organization_admins_read_the_trail_and_it_pages(
     stack: RunningStack, org: str
@@ -141,3 +150,21 @@ def test_only_project_admins_move_a_protected_label(stack: RunningStack, org: st
             f"/api/v1/{org}/a/prompts/guarded/versions/1", json={"labels": ["production"]}
         )
         assert allowed.status_code == 200, allowed.text
+        # deleting a version that holds a protected label is an admin's too
+        basic = {"Authorization": f"Basic {pair}"}
+        for asked in ({"version": 1}, {"label": "production"}, {}):
+            kept = admin.delete("/api/public/v2/prompts/guarded", params=asked, headers=basic)
+            assert kept.status_code == 403, (asked, kept.text)
+            assert "production" in kept.json()["message"]
+        other = admin.post(f"/api/v1/{org}/a/prompts", json={**body, "labels": []}, headers=member)
+        version = other.json()["version"]
+        dropped = admin.delete(
+            "/api/public/v2/prompts/guarded", params={"version": version}, headers=basic
+        )
+        assert dropped.status_code == 204, dropped.text
+        mine = admin.post(f"/api/v1/projects/{org}/a/api-keys", json={}).json()
+        pair = base64.b64encode(f"{mine['public_key']}:{mine['secret_key']}".encode()).decode()
+        whole = admin.delete(
+            "/api/public/v2/prompts/guarded", headers={"Authorization": f"Basic {pair}"}
+        )
+        assert whole.status_code == 204, whole.text

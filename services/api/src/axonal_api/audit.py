@@ -46,7 +46,8 @@ class AuditWrites:
 
 
 async def _record(scope: Scope, status: int) -> None:
-    caller: Caller | None = scope.get("state", {}).get("caller")
+    state: dict[str, Any] = scope.get("state", {})
+    caller: Caller | None = state.get("caller")
     route = getattr(scope.get("route"), "path_format", None)
     permission = PERMISSIONS.get((scope["method"], route)) if route else None
     if caller is None or permission is None or not permission.audited:
@@ -55,7 +56,9 @@ async def _record(scope: Scope, status: int) -> None:
     if gateway is None:
         return
     params: dict[str, Any] = scope.get("path_params", {})
-    project = f"{params['owner']}/{params['project']}" if "project" in params else caller.scope
+    project = state.get("audited_project")  # a route names it when the path does not
+    if project is None:
+        project = f"{params['owner']}/{params['project']}" if "project" in params else caller.scope
     org = params.get("org") or (project.partition("/")[0] if project else None)
     event = ApiWriteAudited(
         actor=caller.name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from axonal_api.access import CallerDep
@@ -42,7 +42,10 @@ class NewProject(BaseModel):
 
 
 @router.post("", status_code=201, summary="Create a project")
-async def create_project(gw: GatewayDep, who: CallerDep, body: NewProject) -> identity.Project:
+async def create_project(
+    request: Request, gw: GatewayDep, who: CallerDep, body: NewProject
+) -> identity.Project:
+    request.state.audited_project = f"{body.owner}/{body.name}"  # not in the path
     if who.role_in_org(body.owner) < Role.ADMIN:
         existing = await gw.call(Identity.list_projects, ListProjectsRequest(owner=body.owner))
         if existing.projects or who.principal is None:
@@ -53,8 +56,8 @@ async def create_project(gw: GatewayDep, who: CallerDep, body: NewProject) -> id
                 "an admin creates its projects",
             )
     creator = who.principal.name if who.principal and not who.superuser else None
-    request = CreateProjectRequest(**body.model_dump(), creator=creator)
-    return await gw.call(Identity.create_project, request)
+    made = CreateProjectRequest(**body.model_dump(), creator=creator)
+    return await gw.call(Identity.create_project, made)
 
 
 @router.get("", summary="List the projects the caller may see")

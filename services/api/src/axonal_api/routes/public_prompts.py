@@ -18,7 +18,7 @@ from pydantic.alias_generators import to_camel
 
 from axonal_api.deps import GatewayDep, PromptCacheDep, gateway_of
 from axonal_api.prompt_cache import PromptCache
-from axonal_api.protected_labels import check_label_rights
+from axonal_api.protected_labels import check_deletion_rights, check_label_rights
 from axonal_api.public_auth import READ_RESPONSES, KeyProjectDep, PublicError, key_project
 from axonal_api.public_bodies import Camel, Paged, PageInfo
 from axonal_events.api_keys import KeyProject
@@ -265,6 +265,7 @@ async def get_prompt(request: Request) -> Response:
 
 @router.delete("/{prompt_name:path}", status_code=204, summary="Delete versions of a prompt")
 async def delete_prompt(
+    http: Request,
     gw: GatewayDep,
     cache: PromptCacheDep,
     project: KeyProjectDep,
@@ -282,6 +283,7 @@ async def delete_prompt(
         )
     except ValidationError as exc:
         raise _invalid(exc) from None
+    await check_deletion_rights(http, gw, request)
     await gw.call(Registry.delete_prompt, request)
     cache.drop(project.id)
     return Response(status_code=204)

@@ -228,13 +228,19 @@ class Engine:
 
     async def admit(self, queue: str) -> None:
         """Schedule as many queued runs of ``queue`` as its free slots allow, and no more of
-        a project than its concurrency quota does (the others stay queued)."""
+        a project than its concurrency quota does (the others stay queued).
+
+        While any project is bounded, admissions take turns across queues too (one lock,
+        taken before any queue's): a project's runs in two queues never pass its bound."""
+        default = self.settings.default_project_concurrency
+        limited = await quota_store.limited(self.conn, default)
+        if limited:
+            await self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('admission'))")
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('queue:' || $1))", queue)
         concurrency = self.settings.concurrency(queue)
         statuses = [s.value for s in ACTIVE]
         room: dict[str, int] = {}
-        default = self.settings.default_project_concurrency
-        if await quota_store.limited(self.conn, default):
+        if limited:
             room = await quota_store.project_room(self.conn, queue, default, statuses)
         active = await store.count_in(self.conn, queue, statuses)
         while True:  # a page of a full project's runs must not hide the others' behind it
