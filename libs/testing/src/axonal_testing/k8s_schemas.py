@@ -104,6 +104,9 @@ def _custom_schemas(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
         for version in spec["versions"]:
             api = f"{spec['group']}/{version['name']}"
             schema = _strict(version["schema"]["openAPIV3Schema"])
+            for field in ("apiVersion", "kind"):  # the API server's, whether a CRD lists them
+                schema["properties"].setdefault(field, {"type": "string"})
+            schema["properties"].setdefault("metadata", {"type": "object"})
             schemas[(api, spec["names"]["kind"])] = schema
     return schemas
 
