@@ -265,11 +265,10 @@ def _kubeflow(job: Obj, pods: _Pods) -> Observation:
     return pods.progress(running=_condition(job, "Running") is not None)
 
 
-#: A RayJob's final ``jobStatus`` -> how the attempt ended, and the reason by default.
-_RAY_ENDS: dict[str, tuple[Phase, str | None]] = {
-    "SUCCEEDED": ("succeeded", None),
-    "FAILED": ("failed", "AppFailed"),
-    "STOPPED": ("failed", "Stopped"),
+#: A RayJob's final ``jobStatus`` -> the failure's reason and message when it gives none.
+_RAY_FAILURES = {
+    "FAILED": ("AppFailed", "the Ray job failed"),
+    "STOPPED": ("Stopped", "the Ray job was stopped"),
 }
 
 
@@ -277,11 +276,11 @@ def _ray_job(job: Obj, pods: _Pods) -> Observation:
     status = _status(job)
     deployment, state = status.get("jobDeploymentStatus"), status.get("jobStatus")
     reason, message = status.get("reason"), status.get("message")
-    if state in _RAY_ENDS:
-        phase, default = _RAY_ENDS[state]
-        if phase == "succeeded":
-            return Observation("succeeded", exit_code=0)
-        return Observation(phase, reason or default, message)
+    if state == "SUCCEEDED":
+        return Observation("succeeded", exit_code=0)
+    if state in _RAY_FAILURES:
+        default_reason, default_message = _RAY_FAILURES[state]
+        return Observation("failed", reason or default_reason, message or default_message)
     if deployment in ("Failed", "ValidationFailed"):
         return Observation("failed", reason or deployment, message)
     fatal = pods.fatal(replaced=True)
