@@ -47,6 +47,7 @@ def test_every_object_validates_and_carries_the_attempt(relative):
     run = compiled(relative)["run"]
     workload = build_workload(run, target())
     assert workload.name == NAME
+    assert workload.label_selector == f"axonal.dev/run-uuid={RUN_UUID},axonal.dev/attempt=2"
     assert workload.objects[0]["kind"] == workload.kind.kind
     for obj in workload.objects:
         validate_manifest(obj)

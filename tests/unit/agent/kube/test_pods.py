@@ -177,6 +177,7 @@ def test_git_clone_with_revision_flags_and_path():
         "--",
         "https://github.com/acme/repo.git",
     ]
+    assert step["terminationMessagePolicy"] == "FallbackToLogsOnError"
     assert step["volumeMounts"] == [
         {"name": "plx-artifacts", "mountPath": "/plx-context/artifacts", "subPath": f"{RUN_UUID}/2"}
     ]

@@ -114,7 +114,14 @@ def _inside(path: str | None, default: str, where: str) -> str:
 
 
 def _script(name: str, image: str, script: str, args: list[str]) -> dict[str, Any]:
-    return {"name": name, "image": image, "command": ["/bin/sh", "-c", script, name, *args]}
+    """A shell step (its arguments never pass through the shell's parser); when it fails,
+    its status message is the end of its log (``git``'s error)."""
+    return {
+        "name": name,
+        "image": image,
+        "command": ["/bin/sh", "-c", script, name, *args],
+        "terminationMessagePolicy": "FallbackToLogsOnError",
+    }
 
 
 def _repo_name(url: str) -> str:

@@ -82,6 +82,11 @@ class Workload:
     def primary(self) -> dict[str, Any]:
         return self.objects[0]
 
+    @property
+    def label_selector(self) -> str:
+        """:attr:`selector` as a list call's ``label_selector``."""
+        return ",".join(f"{key}={value}" for key, value in self.selector.items())
+
 
 def metadata(target: Target, name: str | None = None) -> dict[str, Any]:
     """The metadata of an object of the attempt (``name``: the workload's by default)."""
