@@ -199,8 +199,10 @@ def test_file_with_mode_and_path():
         {"file": {"content": "echo hi\n", "filename": "run.sh", "chmod": "+x"}, "path": "bin"}
     )
     assert step["image"] == "busybox:1.37"
-    assert step["command"][-2:] == ["/plx-context/artifacts/bin/run.sh", "+x"]
+    assert step["command"][-2:] == ["/plx-context/artifacts/bin/run.sh", "a+x"]
     assert env_of(step) == {"AXONAL_INIT_CONTENT": "echo hi\n"}
+    (octal,) = _steps({"file": {"content": "x", "chmod": "0o640"}})
+    assert octal["command"][-2:] == ["/plx-context/artifacts/file", "640"]
 
 
 def test_a_file_mode_chmod_would_not_understand_is_refused():

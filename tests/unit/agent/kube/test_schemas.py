@@ -1,10 +1,13 @@
 """The manifest validator the Kubernetes tests rely on refuses what the API server would."""
 
 import copy
+import gzip
+import hashlib
+import re
 
 import pytest
 
-from axonal_testing.k8s_schemas import ManifestError, validate_manifest
+from axonal_testing.k8s_schemas import ManifestError, crd_folder, validate_manifest
 
 JOB = {
     "apiVersion": "batch/v1",
@@ -103,3 +106,12 @@ def test_names_labels_and_mounts_are_checked_beyond_the_schema(change, path, rea
 def test_a_kind_without_schema_is_refused():
     error = _error({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}})
     assert "neither a Kubernetes" in error.reason
+
+
+def test_the_vendored_crds_are_the_upstream_files_the_readme_names():
+    readme = (crd_folder() / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+\.yaml\.gz)` \|.*\| `([0-9a-f]{64})` \|$", readme, re.M))
+    files = {path.name: path for path in crd_folder().glob("*.yaml.gz")}
+    assert sorted(rows) == sorted(files)
+    for name, digest in rows.items():
+        assert hashlib.sha256(gzip.decompress(files[name].read_bytes())).hexdigest() == digest

@@ -149,12 +149,20 @@ def _file(
             f"{step.where}: the content is over {_MAX_CONTENT} bytes; put it in the artifacts"
         )
     if mode is not None:
-        parse_chmod(mode, 0o644)  # refuses what chmod would not understand
+        mode = _chmod(mode)
     where = f"{step.where}.path"
     dest = _inside(str(PurePosixPath(item.get("path") or ".") / filename), filename, where)
     container = _script(step.name, step.target.cluster.tools_image, _FILE, [dest, mode or ""])
     container["env"] = [{"name": "AXONAL_INIT_CONTENT", "value": content}]
     return container
+
+
+def _chmod(mode: str) -> str:
+    """``chmod``'s spelling of a mode: ``"+x"`` -> ``"a+x"`` (never read as an option),
+    ``"0o755"`` -> ``"755"``; :class:`InvalidRunError` for a mode it would not understand."""
+    text = mode.strip()
+    bits = parse_chmod(text, 0)
+    return f"a{text}" if text.startswith(("+", "-")) else f"{bits:o}"
 
 
 def _sources(items: Any, what: str) -> list[tuple[str, str | None]]:
