@@ -4,9 +4,20 @@ the pod specs of a workload."""
 from pathlib import Path
 from typing import Any
 
-from axonal_agent.domain.kube import Cluster, Connection, SourceRef, Target, Workload
+import pytest
+
+from axonal_agent.domain.command import InvalidRunError
+from axonal_agent.domain.kube import (
+    Cluster,
+    Connection,
+    SourceRef,
+    Target,
+    Workload,
+    build_workload,
+)
 from axonal_spec import CompileOptions, Resolvers, compile_operation, load
 from axonal_spec.hub import MappedUrlResolver
+from axonal_testing.k8s_schemas import validate_manifest
 
 ROOT = Path(__file__).resolve().parents[4]
 FIXTURES = ROOT / "tests" / "fixtures" / "polyaxonfiles"
@@ -120,3 +131,24 @@ def env_of(container: dict[str, Any]) -> dict[str, Any]:
         entry["name"]: entry.get("value", entry.get("valueFrom"))
         for entry in container.get("env", [])
     }
+
+
+def job_of(**section: Any) -> dict[str, Any]:
+    """The validated Job of a job run with ``section``'s fields."""
+    run = {"kind": "job", "container": {"image": "python:3.12", "command": ["python"]}}
+    run.update(section)
+    job = build_workload(run, target()).primary
+    validate_manifest(job)
+    return job
+
+
+def pod_of(**section: Any) -> dict[str, Any]:
+    return job_of(**section)["spec"]["template"]
+
+
+def refusal(**section: Any) -> str:
+    """The message a job run with ``section``'s fields is refused with."""
+    run = {"kind": "job", "container": {"image": "python:3.12", "command": ["python"]}}
+    with pytest.raises(InvalidRunError) as caught:
+        build_workload({**run, **section}, target())
+    return str(caught.value)
