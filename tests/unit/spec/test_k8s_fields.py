@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from axonal_spec.models.k8s_fields import unknown_fields
+from axonal_spec.models.k8s_fields import camel_fields, unknown_fields
 from axonal_spec.parsing import load
 
 from .models_support import component, problems
@@ -95,6 +95,36 @@ def test_camel_case_and_snake_case_kubernetes_fields_are_accepted():
     }
     pf = load(job(container=container, volumes=[{"name": "data", "emptyDir": {}}]))
     assert pf.to_dict()["run"]["container"]["securityContext"]["run_as_user"] == 1000  # type: ignore[index]
+
+
+def test_camel_fields_renames_fields_at_any_depth_and_keeps_map_keys():
+    container = {
+        "working_dir": "/code",
+        "security_context": {"run_as_user": 1000},
+        "env": [{"name": "A", "value_from": {"secret_key_ref": {"name": "s", "key": "k"}}}],
+        "resources": {"limits": {"nvidia.com/gpu": 1}, "cpu": "500m..1"},
+        "readinessProbe": {"http_get": {"path": "/", "port": 80}},
+    }
+    assert camel_fields(container, "Container") == {
+        "workingDir": "/code",
+        "securityContext": {"runAsUser": 1000},
+        "env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}],
+        "resources": {"limits": {"nvidia.com/gpu": 1}, "cpu": "500m..1"},
+        "readinessProbe": {"httpGet": {"path": "/", "port": 80}},
+    }
+    affinity = {
+        "pod_affinity": {
+            "required_during_scheduling_ignored_during_execution": [
+                {"topology_key": "zone", "label_selector": {"match_labels": {"some_label": "x"}}}
+            ]
+        }
+    }
+    terms = camel_fields(affinity, "Affinity")["podAffinity"]
+    assert terms["requiredDuringSchedulingIgnoredDuringExecution"] == [
+        {"topologyKey": "zone", "labelSelector": {"matchLabels": {"some_label": "x"}}}
+    ]
+    tolerations = [{"key": "k", "toleration_seconds": 5}]
+    assert camel_fields(tolerations, "Toleration") == [{"key": "k", "tolerationSeconds": 5}]
 
 
 def test_templates_and_free_maps_are_not_field_names():

@@ -7,6 +7,7 @@ object each one holds (generated from the schema of the ``kubernetes-validate`` 
 ``libs/spec/tools/k8s_fields.py``). Keys are accepted in camelCase, as in Kubernetes YAML, or
 in snake_case, as elsewhere in a polyaxonfile. Only field names are judged here: the typed
 models check the values they care about, and ``{{ }}`` templates are left to the compiler.
+:func:`camel_fields` gives such an object the camelCase field names Kubernetes takes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pydantic.alias_generators import to_camel
 
 from axonal_spec.models.fields import RuleViolation
 
-__all__ = ["k8s_object", "unknown_fields"]
+__all__ = ["camel_fields", "k8s_object", "unknown_fields"]
 
 Problems = list[tuple[tuple[str | int, ...], str]]
 
@@ -44,6 +45,27 @@ def unknown_fields(value: Any, kind: str) -> Problems:
     problems: Problems = []
     _walk(value, kind, (), problems)
     return problems
+
+
+def camel_fields(value: Any, kind: str) -> Any:
+    """``value`` (a Kubernetes ``kind`` object or a list of them) with every field name in
+    camelCase, as the API server takes it; maps (labels, ``nodeSelector``, resource amounts)
+    keep their keys, and so do unknown fields (:func:`unknown_fields` refuses them)."""
+    if isinstance(value, list):
+        return [camel_fields(item, kind) for item in value]
+    if not isinstance(value, Mapping):
+        return value
+    fields = _objects()[kind]
+    result: dict[Any, Any] = {}
+    for key, item in value.items():
+        name = to_camel(key) if isinstance(key, str) and key not in fields else key
+        if name not in fields:
+            result[key] = item
+            continue
+        nested = fields[name]
+        walk = nested is not None and (kind, name) not in _OWN_RULES
+        result[name] = camel_fields(item, nested) if walk and nested else item
+    return result
 
 
 def k8s_object(kind: str) -> Callable[[Any], Any]:
