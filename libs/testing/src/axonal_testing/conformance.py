@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -40,6 +40,9 @@ Kind = Literal["polyaxonfile", "capture"]
 
 _root: Path | None = None
 _checked: dict[Kind, set[str]] = {"polyaxonfile": set(), "capture": set()}
+#: Under pytest-xdist, a worker's output to its controller, which prints the summary.
+_worker_output: dict[str, Any] | None = None
+_OUTPUT_KEY = "axonal_conformance_checked"
 
 
 def repository_root() -> Path:
@@ -90,13 +93,24 @@ def readme_outcomes(readme: Path) -> dict[str, str]:
 def checked(kind: Kind, name: str) -> None:
     """Count one external file as checked (for the summary line)."""
     _checked[kind].add(name)
+    if _worker_output is not None:
+        _worker_output[_OUTPUT_KEY] = {k: sorted(names) for k, names in _checked.items()}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    global _root  # noqa: PLW0603 - set once per session, read by the test modules
+    global _root, _worker_output  # noqa: PLW0603 - set once per session, read by the tests
     _root = config.rootpath
+    _worker_output = getattr(config, "workeroutput", None)
     for names in _checked.values():
         names.clear()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """An xdist worker ended: count what it checked."""
+    found: dict[Kind, list[str]] = getattr(node, "workeroutput", {}).get(_OUTPUT_KEY, {})
+    for kind, names in found.items():
+        _checked[kind].update(names)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

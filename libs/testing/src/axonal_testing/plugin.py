@@ -1,10 +1,12 @@
 """Pytest plugin: real servers for Axonal tests, a browser, and the external conformance corpus."""
 
 from axonal_testing.browser import *  # noqa: F403
+from axonal_testing.completeness import *  # noqa: F403
 from axonal_testing.conformance import (  # noqa: F401 - the corpus hooks
     pytest_configure,
     pytest_ignore_collect,
     pytest_terminal_summary,
+    pytest_testnodedown,
 )
 from axonal_testing.nats_server import *  # noqa: F403
 from axonal_testing.postgres import *  # noqa: F403
