@@ -111,8 +111,10 @@ class GarbageCollector:
         for dep_res, dep in self._store.dependents(meta["uid"]):
 
             def drop(o: dict[str, Any]) -> None:
-                refs = o["metadata"]["ownerReferences"]
-                o["metadata"]["ownerReferences"] = [r for r in refs if r["uid"] != meta["uid"]]
+                refs = [r for r in o["metadata"]["ownerReferences"] if r["uid"] != meta["uid"]]
+                o["metadata"]["ownerReferences"] = refs
+                if not refs:  # an empty list is omitted, as the API server does
+                    del o["metadata"]["ownerReferences"]
 
             self._store.update(dep_res, dep["metadata"]["namespace"], dep["metadata"]["name"], drop)
         self._unfinalize(res, meta["namespace"], meta["name"], ORPHAN)

@@ -79,7 +79,10 @@ class JobController:
         ref = controller_of(pod) or {}
         outcome = "succeeded" if phase == "Succeeded" else "failed"
         self._counted.setdefault(ref.get("uid", ""), {}).setdefault(meta["uid"], outcome)
-        if JOB_TRACKING in (meta.get("finalizers") or []):
+        current = self._store.get(POD, meta["namespace"], meta["name"])  # the change may be stale
+        if current is None or current["metadata"]["uid"] != meta["uid"]:
+            return
+        if JOB_TRACKING in (current["metadata"].get("finalizers") or []):
 
             def drop(p: dict[str, Any]) -> None:
                 p["metadata"]["finalizers"].remove(JOB_TRACKING)

@@ -215,9 +215,12 @@ class Kubelet:
         if change.res is not POD:
             return
         self._logs.poke()
-        pod = change.obj
+        meta = change.obj["metadata"]
+        pod = self._store.get(POD, meta["namespace"], meta["name"])  # the change may be stale
+        if pod is None or pod["metadata"]["uid"] != meta["uid"]:
+            return
         meta, spec = pod["metadata"], pod.get("spec", {})
-        if change.type == "DELETED" or not meta.get("deletionGracePeriodSeconds"):
+        if not meta.get("deletionGracePeriodSeconds"):
             return
         if spec.get("nodeName") in self.lost_nodes:
             return

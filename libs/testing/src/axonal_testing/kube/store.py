@@ -50,7 +50,7 @@ class Store:
     """Objects by type, namespace and name; every write is a :class:`Change`."""
 
     def __init__(self) -> None:
-        self.revision = 0
+        self.revision = 1  # like etcd's first revision: a list never says "0" (= any version)
         self.compacted = 0
         self._objects: dict[_Key, dict[str, Any]] = {}
         self._history: deque[Change] = deque()
