@@ -10,6 +10,7 @@ from kubernetes_asyncio.client import ApiClient, BatchV1Api, CoreV1Api
 from kubernetes_asyncio.client.exceptions import ApiException
 
 from axonal_testing.kube.double import KubeDouble
+from axonal_testing.waiting import wait_for
 
 from .conftest import NS, job_manifest
 
@@ -112,17 +113,27 @@ async def test_after_410_the_client_relists_and_watches_from_the_new_version(
             )
             return await _events(stream)
 
-    try:  # the executor's pattern: on 410, re-list (the state) and watch from there
-        events = await watch_once(old)
-    except ApiException as gone:
-        assert gone.status == 410
-        listing = await core.list_namespaced_config_map(NS)
-        assert [i.metadata.name for i in listing.items] == ["missed"]
-        later = asyncio.create_task(watch_once(listing.metadata.resource_version))
-        await asyncio.sleep(0.1)
-        await core.create_namespaced_config_map(NS, {"metadata": {"name": "next"}})
-        events = await later
+    relisted: list[list[str]] = []
 
+    async def watch_relisting_on_410() -> list[tuple[str, str]]:
+        version = old
+        while True:  # the executor's pattern: on 410, re-list (the state) and watch from there
+            try:
+                return await watch_once(version)
+            except ApiException as gone:
+                if gone.status != 410:
+                    raise
+                listing = await core.list_namespaced_config_map(NS)
+                relisted.append([i.metadata.name for i in listing.items])
+                version = listing.metadata.resource_version
+
+    task = asyncio.create_task(watch_relisting_on_410())
+    await wait_for(lambda: len(attempts) == 2)
+    await asyncio.sleep(0.1)  # the second watch is open
+    await core.create_namespaced_config_map(NS, {"metadata": {"name": "next"}})
+    events = await task
+
+    assert relisted == [["missed"]]
     assert len(attempts) == 2
     assert events == [("ADDED", "next")]
 
