@@ -121,10 +121,9 @@ class JobController:
             terminating=len(terminating),
             uncountedTerminatedPods={},
         )
-        # active, succeeded and failed are omitted when zero; ready and terminating are not
-        status = {
-            k: v for k, v in status.items() if v or k not in ("active", "succeeded", "failed")
-        }
+        # zero counts and no conditions are omitted; ready and terminating are not
+        kept = ("ready", "terminating", "uncountedTerminatedPods")
+        status = {k: v for k, v in status.items() if v or k in kept}
         if status != (job.get("status") or {}):
             self._store.update(JOB, namespace, name, lambda j: j.update(status=status))
 
