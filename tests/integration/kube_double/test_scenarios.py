@@ -35,7 +35,9 @@ async def _replay(api: ApiClient, double: KubeDouble, steps: list[Step]) -> dict
 
     both = asyncio.gather(
         watching("pods", CoreV1Api(api).list_namespaced_pod, label_selector=f"job-name={JOB}"),
-        watching("jobs", BatchV1Api(api).list_namespaced_job, field_selector=f"metadata.name={JOB}"),
+        watching(
+            "jobs", BatchV1Api(api).list_namespaced_job, field_selector=f"metadata.name={JOB}"
+        ),
     )
     await asyncio.sleep(0.1)
     await double.play(steps, pause=0.01)
