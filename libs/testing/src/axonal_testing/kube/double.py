@@ -47,19 +47,20 @@ class KubeDouble:
         self.store = Store()
         self.logs = LogBook()
         self.deletions: list[Deletion] = []
-        self.closed = False
         GarbageCollector(self.store)
         self.kubelet = Kubelet(self.store, self.logs)
         self.jobs = JobController(self.store)
         ReplicaControllers(self.store)
         self.operators = Operators(self.store, self.kubelet)
-        self.scenarios = Scenarios(self)
+        self.scenarios = Scenarios(self.kubelet, self.jobs)
         self.url = ""
         self._runner: web.AppRunner | None = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         """Serve on ``host`` at ``port`` (0: a free one); ``url`` says where."""
-        self._runner = web.AppRunner(build_app(self), access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(
+            build_app(self.store, self.logs, self.deletions), access_log=None, shutdown_timeout=1.0
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
@@ -68,9 +69,8 @@ class KubeDouble:
 
     async def stop(self) -> None:
         """End every watch and log stream, then stop serving."""
-        self.closed = True
         self.store.close()
-        self.logs.poke()
+        self.logs.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -97,20 +97,13 @@ class KubeDouble:
 
     def job_pod(self, namespace: str, job: str) -> str:
         """The name of the Job's current pod (the one still running, else the last one)."""
-        found = self.store.require(JOB, namespace, job)
-        pods = self.jobs.pods(namespace, found)
-        live = [p for p in pods if p["status"].get("phase") not in ("Succeeded", "Failed")]
-        if not (live or pods):
-            raise LookupError(f"job {namespace}/{job} has no pod")
-        return str((live or pods)[-1]["metadata"]["name"])
+        return self.jobs.current_pod(namespace, job)
 
     # scripting
 
     def log(self, namespace: str, pod: str, *lines: str, container: str = "") -> None:
-        """Append lines to a container's log (the pod's only or first container by default)."""
-        found = self.store.require(POD, namespace, pod)
-        name = container or found["spec"]["containers"][0]["name"]
-        self.logs.append(found["metadata"]["uid"], name, *lines)
+        """Append lines to a container's log (the pod's first container by default)."""
+        self.kubelet.log(namespace, pod, *lines, container=container)
 
     def patch_status(self, plural: str, namespace: str, name: str, **fields: Any) -> dict[str, Any]:
         """Merge ``fields`` into an object's status (the one way to change a status)."""

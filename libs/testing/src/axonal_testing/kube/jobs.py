@@ -71,6 +71,15 @@ class JobController:
             POD, namespace, lambda p: (controller_of(p) or {}).get("uid") == uid
         )
 
+    def current_pod(self, namespace: str, name: str) -> str:
+        """The name of the Job's current pod (the one still running, else the last one)."""
+        job = self._store.require(JOB, namespace, name)
+        pods = self.pods(namespace, job)
+        live = [p for p in pods if p["status"].get("phase") not in TERMINAL]
+        if not (live or pods):
+            raise LookupError(f"job {namespace}/{name} has no pod")
+        return str((live or pods)[-1]["metadata"]["name"])
+
     def _release(self, pod: dict[str, Any]) -> None:
         """Count a finished or deleted pod, then remove its tracking finalizer."""
         meta, phase = pod["metadata"], pod.get("status", {}).get("phase")

@@ -78,6 +78,12 @@ class Kubelet:
     def _write(self, namespace: str, name: str, change: Callable[[dict[str, Any]], None]) -> None:
         self._store.update(POD, namespace, name, change)
 
+    def log(self, namespace: str, name: str, *lines: str, container: str = "") -> None:
+        """The container writes lines (the pod's first container unless named)."""
+        pod = self._store.require(POD, namespace, name)
+        written_by = container or pod["spec"]["containers"][0]["name"]
+        self._logs.append(pod["metadata"]["uid"], written_by, *lines)
+
     def schedule(self, namespace: str, name: str, node: str = "node-1") -> None:
         """The scheduler binds the pod; the kubelet then reports its containers creating."""
 

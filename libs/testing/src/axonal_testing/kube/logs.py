@@ -30,6 +30,12 @@ class LogBook:
     def __init__(self) -> None:
         self._lines: dict[tuple[str, str], list[LogLine]] = defaultdict(list)
         self._changed = asyncio.Event()
+        self.closed = False
+
+    def close(self) -> None:
+        """End every follower."""
+        self.closed = True
+        self.poke()
 
     def append(self, pod_uid: str, container: str, *lines: str) -> None:
         """Add lines (one per string; a string with newlines is split)."""

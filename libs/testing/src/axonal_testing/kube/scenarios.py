@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from axonal_testing.kube.double import KubeDouble
+from axonal_testing.kube.jobs import JobController
+from axonal_testing.kube.kubelet import Kubelet
 
 __all__ = ["Scenarios", "Step"]
 
@@ -29,34 +28,34 @@ class Step:
 class Scenarios:
     """The sequences, for a Job by namespace and name (its pod is looked up at each step)."""
 
-    def __init__(self, double: KubeDouble) -> None:
-        self._double = double
+    def __init__(self, kubelet: Kubelet, jobs: JobController) -> None:
+        self._kubelet, self._jobs = kubelet, jobs
 
     def _pod(self, namespace: str, job: str) -> str:
-        return self._double.job_pod(namespace, job)
+        return self._jobs.current_pod(namespace, job)
 
     def _scheduled(self, namespace: str, job: str, node: str = "node-1") -> Step:
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return Step(
             "scheduled", lambda: kubelet.schedule(namespace, self._pod(namespace, job), node)
         )
 
     def _running(self, namespace: str, job: str, lines: tuple[str, ...]) -> list[Step]:
-        double = self._double
+        kubelet = self._kubelet
 
         def logs() -> None:
             if lines:
-                double.log(namespace, self._pod(namespace, job), *lines)
+                kubelet.log(namespace, self._pod(namespace, job), *lines)
 
         return [
-            Step("running", lambda: double.kubelet.start(namespace, self._pod(namespace, job))),
+            Step("running", lambda: kubelet.start(namespace, self._pod(namespace, job))),
             Step("logs", logs),
         ]
 
     def succeeded(self, namespace: str, job: str, lines: tuple[str, ...] = ("done",)) -> list[Step]:
         """Pending -> Running -> Succeeded: the container exits 0 (reason ``Completed``);
         the Job gets ``SuccessCriteriaMet`` and ``Complete``."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
             *self._running(namespace, job, lines),
@@ -68,7 +67,7 @@ class Scenarios:
     ) -> list[Step]:
         """The container exits non-zero (reason ``Error``): pod ``Failed``, Job ``Failed``
         with reason ``BackoffLimitExceeded``."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
             *self._running(namespace, job, lines),
@@ -84,7 +83,7 @@ class Scenarios:
         ``OOMKilled``, exit code 137
         (https://kubernetes.io/docs/tasks/configure-pod-container/assign-memory-resource/#exceed-a-container-s-memory-limit);
         pod ``Failed``, Job ``Failed`` (``BackoffLimitExceeded``)."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
             *self._running(namespace, job, lines),
@@ -98,7 +97,7 @@ class Scenarios:
         """The image cannot be pulled: waiting ``ErrImagePull``, then ``ImagePullBackOff``
         (https://kubernetes.io/docs/concepts/containers/images/#imagepullbackoff); the pod stays
         ``Pending`` and the Job active."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
             Step(
@@ -115,7 +114,7 @@ class Scenarios:
     ) -> list[Step]:
         """Node-pressure eviction: pod ``Failed``, ``status.reason`` ``Evicted`` with a
         message, ``DisruptionTarget``; Job ``Failed``."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
             *self._running(namespace, job, lines),
@@ -126,7 +125,7 @@ class Scenarios:
         """The pod's node goes away: pod not ``Ready``, ``DisruptionTarget``
         (``DeletionByTaintManager``), deleted, marked ``Failed`` by the pod garbage
         collector and removed; Job ``Failed``."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             self._scheduled(namespace, job, node),
             *self._running(namespace, job, ()),
@@ -136,7 +135,7 @@ class Scenarios:
     def unschedulable(self, namespace: str, job: str) -> list[Step]:
         """No node fits: ``PodScheduled`` False, reason ``Unschedulable``; the pod stays
         ``Pending`` (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-conditions)."""
-        kubelet = self._double.kubelet
+        kubelet = self._kubelet
         return [
             Step(
                 "unschedulable", lambda: kubelet.unschedulable(namespace, self._pod(namespace, job))

@@ -14,20 +14,19 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from axonal_testing.kube.defaults import PREPARE
 from axonal_testing.kube.gc import Deletion, delete
+from axonal_testing.kube.logs import LogBook
 from axonal_testing.kube.resources import Resource, resource
 from axonal_testing.kube.selectors import field_matcher, label_matcher
 from axonal_testing.kube.status import ApiError, bad_request, failure, success
+from axonal_testing.kube.store import Store
 from axonal_testing.kube.streams import flag, follow_logs, stream_watch
 from axonal_testing.kube.watchers import Watcher
-
-if TYPE_CHECKING:
-    from axonal_testing.kube.double import KubeDouble
 
 __all__ = ["build_app"]
 
@@ -62,10 +61,10 @@ def _errors(handler: Handler) -> Handler:
 
 
 class _Api:
-    """The request handlers, over the double's store."""
+    """The request handlers, over the double's store and logs."""
 
-    def __init__(self, double: KubeDouble) -> None:
-        self.double, self.store = double, double.store
+    def __init__(self, store: Store, logs: LogBook, deletions: list[Deletion]) -> None:
+        self.store, self.book, self.deletions = store, logs, deletions
 
     async def create(self, request: web.Request) -> web.StreamResponse:
         res, ns = _resource(request), request.match_info["namespace"]
@@ -95,7 +94,7 @@ class _Api:
         fields = field_matcher(request.query.get("fieldSelector"), res.plural)
         if flag(request, "watch"):
             watcher = Watcher(res, ns, labels, fields, flag(request, "allowWatchBookmarks"))
-            return await stream_watch(request, self.double, watcher)
+            return await stream_watch(request, self.store, watcher)
         items = self.store.find(res, ns, lambda o: labels(o) and fields(o))
         if not res.custom:  # built-in lists carry kind and apiVersion once, not per item
             for item in items:
@@ -124,7 +123,7 @@ class _Api:
         grace = options.get("gracePeriodSeconds", request.query.get("gracePeriodSeconds"))
         policy = requested or res.default_policy
         uid = self.store.require(res, ns, name)["metadata"]["uid"]
-        self.double.deletions.append(Deletion(res.plural, ns, name, requested, policy))
+        self.deletions.append(Deletion(res.plural, ns, name, requested, policy))
         final = delete(self.store, res, ns, name, policy, None if grace is None else int(grace))
         headers = {"Warning": JOB_WARNING} if res.plural == "jobs" and requested is None else {}
         remaining = self.store.get(res, ns, name)
@@ -139,15 +138,16 @@ class _Api:
         raise failure(405, "MethodNotAllowed", message)
 
     async def logs(self, request: web.Request) -> web.StreamResponse:
-        return await follow_logs(request, self.double)
+        return await follow_logs(request, self.store, self.book)
 
     async def version(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"major": "1", "minor": "33", "gitVersion": "v1.33.0"})
 
 
-def build_app(double: KubeDouble) -> web.Application:
-    """The aiohttp application serving ``double``'s store."""
-    api = _Api(double)
+def build_app(store: Store, logs: LogBook, deletions: list[Deletion]) -> web.Application:
+    """The aiohttp application serving ``store`` and ``logs``; it records DELETEs in
+    ``deletions``."""
+    api = _Api(store, logs, deletions)
     routes = []
     for prefix in ("/api/{version:v1}", "/apis/{group}/{version}"):
         item = prefix + "/namespaces/{namespace}/{plural}/{name}"

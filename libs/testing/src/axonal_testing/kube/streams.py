@@ -6,16 +6,15 @@ import asyncio
 import contextlib
 import json
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
+from axonal_testing.kube.logs import LogBook
 from axonal_testing.kube.resources import by_plural
 from axonal_testing.kube.status import ApiError, bad_request
+from axonal_testing.kube.store import Store
 from axonal_testing.kube.watchers import Watcher
-
-if TYPE_CHECKING:
-    from axonal_testing.kube.double import KubeDouble
 
 __all__ = ["flag", "follow_logs", "stream_watch"]
 
@@ -26,9 +25,7 @@ def flag(request: web.Request, name: str) -> bool:
     return request.query.get(name, "").lower() in ("true", "1")
 
 
-async def stream_watch(
-    request: web.Request, double: KubeDouble, watcher: Watcher
-) -> web.StreamResponse:
+async def stream_watch(request: web.Request, store: Store, watcher: Watcher) -> web.StreamResponse:
     """Stream watch events, one JSON object a line, until ``timeoutSeconds`` or the double stops.
 
     https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes:
@@ -41,7 +38,7 @@ async def stream_watch(
         raise bad_request(f'resourceVersion: Invalid value: "{raw}": must be a number')
     expired: ApiError | None = None
     try:
-        double.store.watch(watcher, None if raw == "0" else int(raw))
+        store.watch(watcher, None if raw == "0" else int(raw))
     except ApiError as error:
         expired = error
     response = web.StreamResponse(headers={"Content-Type": "application/json"})
@@ -69,7 +66,7 @@ async def stream_watch(
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     finally:
-        double.store.unwatch(watcher)
+        store.unwatch(watcher)
     with contextlib.suppress(ConnectionResetError):
         await response.write_eof()
     return response
@@ -97,14 +94,14 @@ def _container_error(pod: dict[str, Any], container: str) -> str | None:
     return f"{which} is waiting to start - no logs yet"
 
 
-async def follow_logs(request: web.Request, double: KubeDouble) -> web.StreamResponse:
+async def follow_logs(request: web.Request, store: Store, logs: LogBook) -> web.StreamResponse:
     """``GET .../pods/{name}/log``: ``container``, ``follow``, ``timestamps``, ``tailLines``,
     ``sinceTime``, ``sinceSeconds``
     (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#get-read-log-of-the-specified-pod:
     ``follow`` - "Follow the log stream of the pod"; it ends when the container terminates).
     """
     ns, name = request.match_info["namespace"], request.match_info["name"]
-    pod = double.store.require(POD, ns, name)
+    pod = store.require(POD, ns, name)
     names = [c["name"] for c in pod["spec"]["containers"]]
     container = request.query.get("container") or ""
     if not container:
@@ -126,23 +123,21 @@ async def follow_logs(request: web.Request, double: KubeDouble) -> web.StreamRes
     stamps = flag(request, "timestamps")
     response = web.StreamResponse(headers={"Content-Type": "text/plain"})
     await response.prepare(request)
-    lines = [
-        line for line in double.logs.lines(uid, container) if since is None or line.at >= since
-    ]
-    sent = len(double.logs.lines(uid, container))
+    lines = [line for line in logs.lines(uid, container) if since is None or line.at >= since]
+    sent = len(logs.lines(uid, container))
     for line in lines[-tail:] if tail is not None else lines:
         await response.write(line.render(stamps).encode())
-    while flag(request, "follow") and not _ended(double, ns, name, uid, container):
-        waiter = double.logs.waiter()
-        fresh = double.logs.lines(uid, container)[sent:]
+    while flag(request, "follow") and not _ended(store, logs, ns, name, uid, container):
+        waiter = logs.waiter()
+        fresh = logs.lines(uid, container)[sent:]
         sent += len(fresh)
         for line in fresh:
             await response.write(line.render(stamps).encode())
-        if fresh or _ended(double, ns, name, uid, container):
+        if fresh or _ended(store, logs, ns, name, uid, container):
             continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(waiter.wait(), 1.0)
-    for line in double.logs.lines(uid, container)[sent:]:  # what came with the last change
+    for line in logs.lines(uid, container)[sent:]:  # what came with the last change
         await response.write(line.render(stamps).encode())
     await response.write_eof()
     return response
@@ -156,9 +151,9 @@ def _since(request: web.Request) -> datetime | None:
     return None
 
 
-def _ended(double: KubeDouble, ns: str, name: str, uid: str, container: str) -> bool:
-    pod = double.store.get(POD, ns, name)
-    if double.closed or pod is None or pod["metadata"]["uid"] != uid:
+def _ended(store: Store, logs: LogBook, ns: str, name: str, uid: str, container: str) -> bool:
+    pod = store.get(POD, ns, name)
+    if logs.closed or pod is None or pod["metadata"]["uid"] != uid:
         return True
     statuses = pod.get("status", {}).get("containerStatuses") or []
     return any(s["name"] == container and "terminated" in s.get("state", {}) for s in statuses)
