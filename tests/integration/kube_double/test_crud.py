@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from kubernetes_asyncio.client import ApiClient, BatchV1Api, CoreV1Api
+from kubernetes_asyncio.client import ApiClient, BatchV1Api, CoreV1Api, CustomObjectsApi
 from kubernetes_asyncio.client.exceptions import ApiException
 
 from axonal_testing.kube.double import KubeDouble
@@ -129,3 +129,35 @@ async def test_a_secret_string_data_is_merged_into_data(api: ApiClient):
 
     assert secret.data == {"token": "czNjcmV0"}
     assert secret.type == "Opaque"
+
+
+async def test_status_changes_only_through_the_scripting_api(
+    api: ApiClient, kube_double: KubeDouble
+):
+    jobs = BatchV1Api(api)
+    await jobs.create_namespaced_job(NS, job_manifest("step-a"))
+
+    with pytest.raises(ApiException) as caught:
+        await jobs.patch_namespaced_job_status("step-a", NS, {"status": {"active": 5}})
+    custom = CustomObjectsApi(api)
+    head = {"template": {"spec": {"containers": [{"name": "ray-head", "image": "ray"}]}}}
+    body = {"metadata": {"name": "c"}, "spec": {"headGroupSpec": head}}
+    await custom.create_namespaced_custom_object("ray.io", "v1", NS, "rayclusters", body)
+    kube_double.patch_status("rayclusters", NS, "c", state="ready")
+
+    assert caught.value.status == 405
+    got = await custom.get_namespaced_custom_object_status("ray.io", "v1", NS, "rayclusters", "c")
+    assert got["status"] == {"state": "ready"}
+
+
+async def test_a_job_without_containers_is_422_and_not_stored(
+    api: ApiClient, kube_double: KubeDouble
+):
+    manifest = job_manifest("step-a")
+    manifest["spec"]["template"]["spec"]["containers"] = []
+
+    with pytest.raises(ApiException) as caught:
+        await BatchV1Api(api).create_namespaced_job(NS, manifest)
+
+    assert caught.value.status == 422
+    assert kube_double.get("jobs", NS, "step-a") is None

@@ -91,6 +91,7 @@ async def test_tail_lines_and_timestamps(api: ApiClient, kube_double: KubeDouble
     stamped = await CoreV1Api(api).read_namespaced_pod_log(pod, NS, timestamps=True)
 
     assert tail == "b\nc\n"
+    assert await CoreV1Api(api).read_namespaced_pod_log(pod, NS, since_seconds=60) == "a\nb\nc\n"
     first = stamped.splitlines()[0]
     assert first.endswith("Z a")
     assert first[:4].isdigit()

@@ -44,6 +44,12 @@ def _qos(containers: list[dict[str, Any]]) -> str:
     return "Guaranteed" if all(guaranteed(r) for r in resources) else "Burstable"
 
 
+def _containers(res: Resource, name: str, template: dict[str, Any]) -> None:
+    if not (template.get("spec") or {}).get("containers"):
+        field = "spec.template.spec.containers"
+        raise invalid(res, name, field, "FieldValueRequired", "Required value")
+
+
 def _job(res: Resource, job: dict[str, Any]) -> None:
     """Jobs get a selector on their uid and these labels on the pod template
     (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-selector and
@@ -52,6 +58,7 @@ def _job(res: Resource, job: dict[str, Any]) -> None:
     to 6 (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-backoff-failure-policy)."""
     meta, spec = job["metadata"], job.setdefault("spec", {})
     template = spec.setdefault("template", {})
+    _containers(res, meta["name"], template)
     policy = template.get("spec", {}).get("restartPolicy")
     if policy not in ("Never", "OnFailure"):
         message = f'Unsupported value: "{policy or ""}": supported values: "OnFailure", "Never"'
@@ -90,6 +97,7 @@ def _deployment(res: Resource, deployment: dict[str, Any]) -> None:
     if any(labels.get(k) != v for k, v in selector.items()):
         message = "Invalid value: `selector` does not match template `labels`"
         raise invalid(res, name, "spec.template.metadata.labels", "FieldValueInvalid", message)
+    _containers(res, name, spec.get("template") or {})
     spec.setdefault("replicas", 1)
     spec.setdefault("progressDeadlineSeconds", 600)
     spec.setdefault("revisionHistoryLimit", 10)

@@ -106,7 +106,9 @@ class KubeDouble:
         self.kubelet.log(namespace, pod, *lines, container=container)
 
     def patch_status(self, plural: str, namespace: str, name: str, **fields: Any) -> dict[str, Any]:
-        """Merge ``fields`` into an object's status (the one way to change a status)."""
+        """Merge ``fields`` into an object's status (the one way to change a status). The
+        Job, Deployment and ReplicaSet stand-ins recompute the statuses they own, as their
+        controllers would: drive those through ``kubelet`` and ``scenarios`` instead."""
         return self.store.update(
             by_plural(plural), namespace, name, lambda o: o.setdefault("status", {}).update(fields)
         )

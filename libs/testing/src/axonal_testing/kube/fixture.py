@@ -24,7 +24,12 @@ def kube_api_client(url: str) -> ApiClient:
 
 @pytest_asyncio.fixture
 async def kube_double() -> AsyncIterator[KubeDouble]:
-    """A started :class:`~axonal_testing.kube.double.KubeDouble`, stopped after the test."""
+    """A started :class:`~axonal_testing.kube.double.KubeDouble`, stopped after the test.
+
+    A write a controller stand-in could not make (``store.controller_errors``, e.g. pods from
+    a template without containers) fails the test at teardown: clear the list in a test that
+    provokes one on purpose.
+    """
     from axonal_testing.kube.double import KubeDouble  # noqa: PLC0415 - aiohttp on demand
 
     double = KubeDouble()
@@ -33,3 +38,5 @@ async def kube_double() -> AsyncIterator[KubeDouble]:
         yield double
     finally:
         await double.stop()
+    errors = [e.status["message"] for e in double.store.controller_errors]
+    assert not errors, f"controller stand-ins failed to write: {errors}"

@@ -159,6 +159,9 @@ def build_app(store: Store, logs: LogBook, deletions: list[Deletion]) -> web.App
             web.delete(item, _errors(api.delete)),
             web.put(item, _errors(api.not_allowed)),
             web.patch(item, _errors(api.not_allowed)),
+            web.get(item + "/status", _errors(api.get)),  # the status subresource: the object
+            web.put(item + "/status", _errors(api.not_allowed)),
+            web.patch(item + "/status", _errors(api.not_allowed)),
         ]
     routes += [
         web.get("/api/v1/namespaces/{namespace}/pods/{name}/log", _errors(api.logs)),

@@ -2,7 +2,12 @@
 
 A failed request is answered with a ``Status`` whose ``code`` is the HTTP status, ``reason``
 a machine-readable cause and ``details`` the object concerned
-(https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/status/).
+(https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/status/). The codes
+and reasons are those of the API conventions
+(https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#http-status-codes):
+404 NotFound, 409 AlreadyExists ("the resource ... already exists"), 422 Invalid ("the
+requested create or update operation cannot be completed due to invalid data"), 400
+BadRequest, 410 Gone (Expired).
 """
 
 from __future__ import annotations

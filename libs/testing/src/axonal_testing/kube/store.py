@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from axonal_testing.kube.resources import Resource
-from axonal_testing.kube.status import already_exists, expired, invalid, not_found
+from axonal_testing.kube.status import ApiError, already_exists, expired, invalid, not_found
 from axonal_testing.kube.watchers import Change, Watcher
 
 __all__ = ["Change", "Store", "Watcher", "now"]
@@ -58,6 +58,7 @@ class Store:
         self._listeners: list[Listener] = []
         self._pending: deque[Change] = deque()
         self._dispatching = False
+        self.controller_errors: list[ApiError] = []
 
     # reads
 
@@ -202,7 +203,10 @@ class Store:
             while self._pending:
                 change = self._pending.popleft()
                 for listener in self._listeners:
-                    listener(change)
+                    try:
+                        listener(change)
+                    except ApiError as error:  # a controller's failed write fails no request
+                        self.controller_errors.append(error)
         finally:
             self._dispatching = False
 
