@@ -5,8 +5,13 @@ Paths are ``/api/v1/namespaces/{namespace}/{plural}[/{name}]`` for the core grou
 cluster-wide ``/api/v1/{plural}`` and ``/apis/{group}/{version}/{plural}`` lists
 (https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-uris). Create answers
 201 with the stored object, get 200, list a ``<Kind>List`` whose ``metadata.resourceVersion``
-is the store's revision, errors a ``Status``. Updates over HTTP (PUT, PATCH) are not served:
-tests change objects through the scripting API.
+is the store's revision, errors a ``Status``. Updates over HTTP (PUT, PATCH) are answered 405:
+tests change objects through the scripting API. A list is always the current state, whole:
+``limit`` is ignored, which the API allows ("Servers may choose not to support the limit
+argument and will return all of the available results",
+https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks),
+and so is a list's ``resourceVersion`` (the current state is never older than the one asked
+for, https://kubernetes.io/docs/reference/using-api/api-concepts/#semantics-for-get-and-list).
 """
 
 from __future__ import annotations
