@@ -65,7 +65,7 @@ async def test_without_a_policy_a_job_orphans_its_pods_and_the_server_warns(
 async def test_foreground_deletes_the_pods_before_the_job(api: ApiClient):
     batch = BatchV1Api(api)
     created = await batch.create_namespaced_job(NS, job_manifest("step-a"))
-    events: list[tuple[str, str, list[str] | None]] = []
+    events: list[tuple[int, str, str, list[str] | None]] = []  # (resourceVersion, ...)
 
     async def watching(lister, selector: str) -> None:
         async with watch.Watch() as w:
@@ -78,19 +78,20 @@ async def test_foreground_deletes_the_pods_before_the_job(api: ApiClient):
             )
             async for e in stream:
                 meta = e["object"].metadata
-                events.append((e["type"], e["object"].kind, meta.finalizers))
+                version = int(meta.resource_version)
+                events.append((version, e["type"], e["object"].kind, meta.finalizers))
 
     both = asyncio.gather(
         watching(batch.list_namespaced_job, "app=axonal"),
         watching(CoreV1Api(api).list_namespaced_pod, "job-name=step-a"),
     )
-    await asyncio.sleep(0.1)
     await batch.delete_namespaced_job("step-a", NS, propagation_policy="Foreground")
     await both
 
-    marked = [(typ, finalizers) for typ, kind, finalizers in events if kind == "Job" and finalizers]
+    events.sort()  # two watches: their events interleave by resourceVersion, the etcd order
+    marked = [(typ, fin) for _, typ, kind, fin in events if kind == "Job" and fin]
     assert marked[0] == ("MODIFIED", ["foregroundDeletion"])  # marked, still there
-    deleted = [kind for typ, kind, _ in events if typ == "DELETED"]
+    deleted = [kind for _, typ, kind, _ in events if typ == "DELETED"]
     assert deleted == ["Pod", "Job"]
     assert await _job_pods(api, "step-a") == []
 

@@ -11,6 +11,7 @@ from kubernetes_asyncio.client import ApiClient, BatchV1Api, CoreV1Api
 from kubernetes_asyncio.client.exceptions import ApiException
 
 from axonal_testing.kube.double import KubeDouble
+from axonal_testing.waiting import wait_for
 
 from .conftest import NS, job_manifest
 
@@ -69,11 +70,9 @@ async def test_follow_streams_lines_as_they_come_and_ends_with_the_container(
                 received.append(line.rstrip("\n"))
 
     task = asyncio.create_task(follow())
-    await asyncio.sleep(0.1)
-    assert received == ["epoch 0"]
+    await wait_for(lambda: received == ["epoch 0"])
     kube_double.log(NS, pod, "epoch 1", "epoch 2")
-    await asyncio.sleep(0.1)
-    assert received == ["epoch 0", "epoch 1", "epoch 2"]
+    await wait_for(lambda: received == ["epoch 0", "epoch 1", "epoch 2"])
     assert not task.done()
     kube_double.log(NS, pod, "last words")
     kube_double.kubelet.terminate(NS, pod, 0)

@@ -170,7 +170,7 @@ async def test_bookmarks_carry_the_resource_version_to_resume_from(
             timeout_seconds=2,
         )
         first = asyncio.create_task(anext(stream))
-        await asyncio.sleep(0.1)  # the watch is open
+        await wait_for(lambda: kube_double.store.watching == 1)
         kube_double.bookmark()
         event = await asyncio.wait_for(first, 2)
 

@@ -230,6 +230,11 @@ class Store:
                     watcher.offer(change)
         self._watchers.add(watcher)
 
+    @property
+    def watching(self) -> int:
+        """How many watches are open."""
+        return len(self._watchers)
+
     def unwatch(self, watcher: Watcher) -> None:
         """Stop sending changes to ``watcher``."""
         self._watchers.discard(watcher)
