@@ -1,4 +1,5 @@
-"""Pytest plugin: real servers for Axonal tests, a browser, and the external conformance corpus."""
+"""Pytest plugin: real servers for Axonal tests, a browser, the external conformance corpus,
+and the Kubernetes API double."""
 
 from axonal_testing.browser import *  # noqa: F403
 from axonal_testing.completeness import *  # noqa: F403
@@ -8,6 +9,7 @@ from axonal_testing.conformance import (  # noqa: F401 - the corpus hooks
     pytest_terminal_summary,
     pytest_testnodedown,
 )
+from axonal_testing.kube.fixture import *  # noqa: F403
 from axonal_testing.nats_server import *  # noqa: F403
 from axonal_testing.postgres import *  # noqa: F403
 from axonal_testing.s3 import *  # noqa: F403
