@@ -67,3 +67,11 @@ async def live_url(make_app, platform) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """schemathesis gives every operation's test its function's node id: each gets its own
+    (with the operation, as in its name), or pytest-xdist would run one of them only."""
+    for item in items:
+        if item.__class__.__name__ == "SchemathesisFunction" and item.parent is not None:
+            item._id = item.parent.id.child(item.name)

@@ -1,7 +1,12 @@
 """The committed OpenAPI document is current, and the api honours it (schemathesis)."""
 
+import asyncio
+import contextlib
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import nats
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -15,6 +20,8 @@ from axonal_api.app import build_app
 from axonal_api.openapi import openapi_document, render
 from axonal_api.permissions import PERMISSIONS
 from axonal_api.settings import ApiSettings
+from axonal_bus.provision import provision
+from axonal_bus.settings import BusSettings
 from axonal_events.principals import Role
 from axonal_testing.api_fakes import (
     OPERATOR,
@@ -50,10 +57,35 @@ def test_document_covers_the_runs_and_projects_api():
         assert path in paths, path
 
 
-@pytest.fixture
-def api_url(bus_settings):
+async def _streams(settings: BusSettings, *, keep: bool) -> None:
+    nc = await nats.connect(settings.nats_url)
+    js = nc.jetstream()
+    try:
+        if keep:
+            await provision(js, settings.subjects, replicas=1)
+        else:
+            for spec in settings.subjects.streams():
+                with contextlib.suppress(nats.js.errors.NotFoundError):
+                    await js.delete_stream(spec.name)
+    finally:
+        await nc.close()
+
+
+@pytest.fixture(scope="module")
+def module_bus(nats_server) -> Iterator[BusSettings]:
+    """One namespace for the module's api: starting an api per generated test would cost
+    more than the test."""
+    settings = BusSettings(nats_url=nats_server.url, namespace=f"t{uuid.uuid4().hex[:10]}")
+    asyncio.run(_streams(settings, keep=True))
+    yield settings
+    asyncio.run(_streams(settings, keep=False))
+
+
+@pytest.fixture(scope="module")
+def api_url(module_bus):
     platform = FakePlatform()
     platform.add_run(owner="acme", project="demo")
+    bus_settings = module_bus
     settings = ApiSettings(
         nats_url=bus_settings.nats_url,
         namespace=bus_settings.namespace,
