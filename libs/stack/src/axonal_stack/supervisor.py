@@ -1,5 +1,8 @@
 """The supervisor behind ``axonal up``: NATS, PostgreSQL, streams, then every service.
 
+``axonal up --cluster`` (``AXONAL_CLUSTER``) runs three NATS nodes as one JetStream cluster,
+streams with three replicas and two replicas of every service (:mod:`axonal_stack.replicas`).
+
 ``python -m axonal_stack.supervisor --home DIR`` runs it in the background (``axonal up
 --detach``); ``axonal up`` runs the same :class:`Supervisor` in the foreground. SIGINT,
 SIGTERM or SIGHUP stop the services (SIGTERM, then SIGKILL), then PostgreSQL, then NATS.
@@ -21,13 +24,15 @@ import signal
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psutil
 from pydantic import SecretStr
 
 from axonal_bus.aio import cancel_and_wait
-from axonal_bus.provision import provision
+from axonal_bus.provision import provision, provision_when_ready
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
 from axonal_events.access import ADMIN_USER, RUN_USER
@@ -37,11 +42,25 @@ from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
+from axonal_stack.replicas import Replica, replicas
 from axonal_stack.runner import ServiceRunner
 from axonal_stack.server_runner import ServerRunner
-from axonal_stack.servers import ensure_database, nats_server, pick_port, postgres_server
+from axonal_stack.servers import (
+    ensure_database,
+    nats_cluster,
+    nats_server,
+    pick_port,
+    postgres_server,
+)
 from axonal_stack.settings import DATABASE_NAME, StackSettings
-from axonal_stack.state import Phase, StackState, read_state, write_state
+from axonal_stack.state import (
+    NatsNode,
+    Phase,
+    ServiceState,
+    StackState,
+    read_state,
+    write_state,
+)
 from axonal_stack.users import read_passwords, with_credentials
 
 __all__ = ["StartupError", "Supervisor", "main"]
@@ -83,6 +102,8 @@ class Supervisor:
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: BusWatch | None = None  # the supervisor's own connection to NATS
         self._passwords: dict[str, str] = {}  # NATS users of the stack's own NATS
+        self._api_ports: dict[str, int] = {}  # by replica: the api's HTTP ports
+        self._before: dict[str, ServiceState] = {}  # the services of the previous start
         self.state = StackState(home=str(settings.home), namespace=settings.namespace)
 
     def request_stop(self) -> None:
@@ -150,7 +171,10 @@ class Supervisor:
             nats_port=previous.nats_port if previous else None,
             postgres_port=previous.postgres_port if previous else None,
             api_port=previous.api_port if previous else None,
+            cluster=self.settings.cluster,
+            nats_nodes=previous.nats_nodes if previous else {},
         )
+        self._before = previous.services if previous else {}  # the ports they had
         self._runners = {}
         self._server_runners = {}
         self._checkpoint("starting NATS")
@@ -159,9 +183,10 @@ class Supervisor:
         await self._start_postgres()
         self._checkpoint("provisioning streams")
         await self._provision()
-        self._choose_api_port()
-        self._checkpoint(f"starting services: {', '.join(s.name for s in self.services)}")
-        self._start_services()
+        planned = replicas(self.services, self.settings.service_replicas)
+        self._choose_api_ports(planned)
+        self._checkpoint(f"starting services: {', '.join(r.key for r in planned)}")
+        self._start_services(planned)
         await self._wait_healthy()
 
     def _run_server(self, role: str, server: ServerProcess, timeout: float) -> None:
@@ -176,6 +201,7 @@ class Supervisor:
             server,
             start_timeout=timeout,
             on_change=self._server_changed,
+            # a cluster's restarted node catches up from the others
             after_restart=self._reprovision if role == "nats" else None,
         )
         self._server_runners[role] = runner
@@ -186,7 +212,12 @@ class Supervisor:
         if runner.state.up and runner.server.pid is not None:
             with contextlib.suppress(psutil.Error):  # died again already: the runner sees it
                 ref = ref_for(runner.server.pid)
-        self.state = self.state.model_copy(update={runner.role: ref})
+        node = self.state.nats_nodes.get(runner.role)
+        if node is not None:
+            nodes = {**self.state.nats_nodes, runner.role: node.model_copy(update={"process": ref})}
+            self.state = self.state.model_copy(update={"nats_nodes": nodes})
+        else:
+            self.state = self.state.model_copy(update={runner.role: ref})
         self._update(detail=message, level=logging.INFO if runner.state.up else logging.WARNING)
 
     async def _reprovision(self) -> None:
@@ -202,9 +233,14 @@ class Supervisor:
 
     def _start_nats(self) -> None:
         if self.settings.nats_url:
-            self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
+            self.state = self.state.model_copy(
+                update={"nats_url": self.settings.nats_url, "nats_nodes": {}}
+            )
             return
         self._passwords = read_passwords(self.paths.nats_users, Subjects(self.settings.namespace))
+        if self.settings.cluster:
+            self._start_nats_cluster()
+            return
         nats = nats_server(self.settings, self.state.nats_port, self._passwords)
         self._run_server("nats", nats, timeout=30)
         assert nats.pid is not None
@@ -214,6 +250,28 @@ class Supervisor:
                 "nats_port": nats.port,
                 "nats": ref_for(nats.pid),
                 "nats_users": True,
+                "nats_nodes": {},
+            }
+        )
+
+    def _start_nats_cluster(self) -> None:
+        """Start every node (each is ready on its own; the cluster forms as they meet)."""
+        nodes = nats_cluster(self.settings, self.state.nats_nodes, self._passwords)
+        recorded: dict[str, NatsNode] = {}
+        for name, node in nodes.items():
+            self._run_server(name, node, timeout=30)
+            assert node.pid is not None
+            assert node.cluster is not None
+            recorded[name] = NatsNode(
+                port=node.port, cluster_port=node.cluster.port, process=ref_for(node.pid)
+            )
+        first = next(iter(nodes.values()))
+        self.state = self.state.model_copy(
+            update={
+                "nats_url": ",".join(node.url for node in nodes.values()),
+                "nats_port": first.port,
+                "nats_users": True,
+                "nats_nodes": recorded,
             }
         )
 
@@ -239,31 +297,47 @@ class Supervisor:
     async def _provision(self) -> None:
         assert self.state.nats_url is not None
         bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
-        if self._passwords:
+        if self._passwords:  # the stack's own NATS
             bus = bus.model_copy(
                 update={
                     "nats_user": ADMIN_USER,
                     "nats_password": SecretStr(self._passwords[ADMIN_USER]),
+                    "stream_replicas": self.settings.stream_replicas,
                 }
             )
         try:
             self._bus = BusWatch(bus, self._nats_server_up)
             nc = await self._bus.connect()
-            await provision(nc.jetstream(), bus.subjects, bus.stream_replicas)
+            # a cluster takes a moment to elect its JetStream leader
+            await provision_when_ready(nc.jetstream(), bus.subjects, bus.stream_replicas)
         except Exception as exc:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
-    def _choose_api_port(self) -> None:
-        """The api service's port (recorded, preferred 8000, else free) and the api URL."""
-        if not any(entry.name == "api" for entry in self.services):
-            return
+    def _choose_api_ports(self, planned: list[Replica]) -> None:
+        """The api's port (recorded, preferred 8000, else free) and the api URL; a further
+        replica's own port (recorded, else the next ones up, else free)."""
         host = self.settings.host
-        port = pick_port(self.state.api_port, self.settings.api_port, host)
-        url = self.settings.api_url or f"http://{host}:{port}"
-        self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
+        ports: dict[str, int] = {}
+        for replica in (r for r in planned if r.service == "api"):
+            if replica.number == 1:
+                port = pick_port(self.state.api_port, self.settings.api_port, host)
+                url = self.settings.api_url or f"http://{host}:{port}"
+                self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
+            else:
+                before = self._before.get(replica.key)
+                recorded = urlsplit(before.url).port if before and before.url else None
+                preferred = self.settings.api_port + replica.number - 1
+                port = pick_port(recorded, preferred if self.settings.api_port else 0, host)
+                while port in ports.values() or port == self.state.api_port:
+                    port = pick_port(None, 0, host)
+            ports[replica.key] = port
+        self._api_ports = ports
 
-    def _service_env(self, service: str) -> dict[str, str]:
-        env = self._shared_env()
+    def _service_env(self, replica: Replica) -> dict[str, str]:
+        service = replica.service
+        env = replica.env(self._shared_env())
+        if replica.key in self._api_ports:
+            env["AXONAL_API_PORT"] = str(self._api_ports[replica.key])
         if service == "identity":  # it makes the home's administrator
             env = admin_env(self.settings.home) | env
         if not self._passwords:
@@ -280,6 +354,8 @@ class Supervisor:
 
     def _shared_env(self) -> dict[str, str]:
         env = dict(os.environ)
+        if not self.settings.nats_url:  # the stack's own NATS: a stream copy per node
+            env["AXONAL_STREAM_REPLICAS"] = str(self.settings.stream_replicas)
         env.update(
             AXONAL_HOME=str(self.settings.home),
             AXONAL_NATS_URL=self.state.nats_url or "",
@@ -298,24 +374,36 @@ class Supervisor:
         return env
 
     def _nats_server_up(self) -> bool:
-        runner = self._server_runners.get("nats")
-        return runner is None or runner.up.is_set()
+        """Every NATS server the stack runs is up (while a node of a cluster restarts, the
+        services connected to it move to another: a ping they miss then is no hang)."""
+        return all(
+            runner.up.is_set()
+            for role, runner in self._server_runners.items()
+            if role == "nats" or role in self.state.nats_nodes
+        )
 
-    def _start_services(self) -> None:
+    def _start_services(self, planned: list[Replica]) -> None:
         assert self._bus is not None
-        for entry in self.services:
+        for replica in planned:
+            url = None
+            if replica.key in self._api_ports:
+                url = f"http://{self.settings.host}:{self._api_ports[replica.key]}"
             runner = ServiceRunner(
-                entry,
-                env=self._service_env(entry.name),
-                log_path=self.paths.service_log(entry.name),
-                probe=self._bus.probe,
+                replica.entry,
+                env=self._service_env(replica),
+                log_path=self.paths.service_log(replica.key),
+                probe=partial(self._bus.probe, replica=replica.number),
                 on_change=self._update,
                 stop_timeout=self.settings.stop_timeout,
                 hang_timeout=self.settings.stack_hang_timeout,
                 ping_interval=self.settings.stack_ping_interval,
+                name=replica.key,
             )
-            self._runners[entry.name] = runner
-            self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{entry.name}"))
+            runner.state = runner.state.model_copy(
+                update={"service": replica.service, "replica": replica.number, "url": url}
+            )
+            self._runners[replica.key] = runner
+            self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{replica.key}"))
         self._update()
 
     async def _wait_healthy(self) -> None:
@@ -336,7 +424,7 @@ class Supervisor:
         late = [r for r in self._runners.values() if not r.healthy.is_set()]
         if late:
             report = "\n".join(f"--- {r.log_path}\n{log_tail(r.log_path)}" for r in late)
-            names = ", ".join(r.entry.name for r in late)
+            names = ", ".join(r.name for r in late)
             raise StartupError(
                 f"not healthy after {self.settings.startup_timeout:g}s: {names}\n{report}"
             )
@@ -365,11 +453,16 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the background supervisor; logs go to stdout (``logs/stack.log``)."""
     parser = argparse.ArgumentParser(description="Run the embedded Axonal stack.")
     parser.add_argument("--home", type=Path, help="AXONAL_HOME (default: from the environment)")
+    parser.add_argument(
+        "--cluster", action="store_true", help="3 NATS nodes, 2 replicas of every service"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(
         stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
     )
     settings = StackSettings(home=args.home) if args.home else StackSettings()
+    if args.cluster:
+        settings = settings.model_copy(update={"cluster": True})
     supervisor = Supervisor(settings)
     try:
         return asyncio.run(supervisor.run())
