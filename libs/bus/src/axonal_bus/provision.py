@@ -29,8 +29,9 @@ _RETENTION = {
     Retention.WORK_QUEUE: RetentionPolicy.WORK_QUEUE,
 }
 _COMPARED = ("subjects", "retention", "max_age", "duplicate_window", "num_replicas", "discard")
-#: JetStream error codes of a cluster still forming: no leader yet, too few peers known.
-_FORMING = {10008, 10023}
+#: JetStream error codes of a cluster still forming: too few peers known for the replicas
+#: (no suitable peers, insufficient resources), or no leader yet (temporarily unavailable).
+_FORMING = {10005, 10008, 10023}
 _RETRY = 0.5
 
 
