@@ -46,7 +46,7 @@ class StackSettings(BaseSettings):
     ``AXONAL_CLUSTER=true`` (``axonal up --cluster``): the platform as a cluster on this
     machine: three NATS nodes forming one JetStream cluster (client ports from
     ``AXONAL_NATS_PORT``, route ports from ``AXONAL_NATS_CLUSTER_PORT``), streams with three
-    replicas, and two replicas of every service.
+    replicas, and two replicas of every service (only the replicas with ``AXONAL_NATS_URL``).
     """
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
