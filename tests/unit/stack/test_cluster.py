@@ -11,12 +11,14 @@ import pytest
 
 from axonal_events import Subjects
 from axonal_stack.discovery import ServiceEntry
+from axonal_stack.environment import NoNatsUserError, service_env
 from axonal_stack.health import _address
 from axonal_stack.nats_server import nats_server_binary
-from axonal_stack.replicas import replicas
+from axonal_stack.ports import free_port
+from axonal_stack.replicas import Replica, api_ports, replicas
 from axonal_stack.servers import ROUTE_USER, nats_cluster
 from axonal_stack.settings import StackSettings
-from axonal_stack.state import NatsNode, ProcessRef, StackState
+from axonal_stack.state import NatsNode, ProcessRef, ServiceState, StackState
 from axonal_stack.users import read_passwords, with_credentials
 
 
@@ -104,3 +106,34 @@ def test_axonal_down_finds_every_node_and_a_stop_forgets_their_processes(tmp_pat
     stopped = state.stopped()
     assert stopped.processes() == {}
     assert {n.port for n in stopped.nats_nodes.values()} == {4222, 4223, 4224}  # kept
+
+
+def test_a_further_api_replica_gets_a_port_of_its_own_and_keeps_it(tmp_path: Path):
+    entries = [ServiceEntry("api", "axonal_api"), ServiceEntry("tracking", "axonal_tracking")]
+    planned = replicas(entries, 2)
+    first = free_port()
+    ports = api_ports(planned, host="127.0.0.1", first=first, preferred=0, before={})
+    assert set(ports) == {"api", "api-2"}
+    assert ports["api"] == first
+    assert ports["api-2"] != first
+    kept = free_port()
+    before = {"api-2": ServiceState(module="axonal_api", url=f"http://127.0.0.1:{kept}")}
+    again = api_ports(planned, host="127.0.0.1", first=first, preferred=0, before=before)
+    assert again["api-2"] == kept
+
+
+def test_each_replica_connects_as_its_service_and_runs_get_every_node(tmp_path: Path):
+    passwords = {"agent": "a", "run": "r", "identity": "i"}
+    shared = {"AXONAL_NATS_URL": "nats://127.0.0.1:1,nats://127.0.0.1:2"}
+    agent = Replica(ServiceEntry("agent", "axonal_agent"), 2)
+    env = service_env(agent, shared, home=tmp_path, passwords=passwords)
+    assert (env["AXONAL_NATS_USER"], env["AXONAL_NATS_PASSWORD"]) == ("agent", "a")
+    assert env["AXONAL_AGENT_RUN_NATS_URL"] == "nats://run:r@127.0.0.1:1,nats://run:r@127.0.0.1:2"
+    assert env["AXONAL_REPLICA"] == "2"
+    api = Replica(ServiceEntry("api", "axonal_api"), 2)
+    with pytest.raises(NoNatsUserError, match="api has no NATS user"):
+        service_env(api, shared, home=tmp_path, passwords=passwords, api_port=1234)
+    assert (
+        service_env(api, shared, home=tmp_path, passwords={}, api_port=1234)["AXONAL_API_PORT"]
+        == "1234"
+    )

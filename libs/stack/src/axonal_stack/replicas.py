@@ -12,10 +12,13 @@ from __future__ import annotations
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from axonal_stack.discovery import ServiceEntry
+from axonal_stack.servers import pick_port
+from axonal_stack.state import ServiceState
 
-__all__ = ["Replica", "replicas"]
+__all__ = ["Replica", "api_ports", "replicas"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +50,28 @@ class Replica:
 def replicas(services: list[ServiceEntry], count: int) -> list[Replica]:
     """``count`` replicas of each service, the first replicas of all services first."""
     return [Replica(entry, n) for n in range(1, count + 1) for entry in services]
+
+
+def api_ports(
+    planned: list[Replica],
+    *,
+    host: str,
+    first: int,
+    preferred: int,
+    before: Mapping[str, ServiceState],
+) -> dict[str, int]:
+    """The HTTP port of each api replica by key: ``first`` (the api's, chosen already) for the
+    first; for a further one, the port it had ``before`` if free, else the next ones up from
+    ``preferred`` (none when 0), else a free one."""
+    ports: dict[str, int] = {}
+    for replica in (r for r in planned if r.service == "api"):
+        if replica.number == 1:
+            ports[replica.key] = first
+            continue
+        had = before.get(replica.key)
+        recorded = urlsplit(had.url).port if had and had.url else None
+        port = pick_port(recorded, preferred + replica.number - 1 if preferred else 0, host)
+        while port in ports.values() or port == first:
+            port = pick_port(None, 0, host)
+        ports[replica.key] = port
+    return ports

@@ -14,7 +14,7 @@ import logging
 import signal
 import subprocess
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 
 from axonal_bus.aio import finish_despite_cancellation
@@ -24,7 +24,7 @@ from axonal_stack.process import parent_death_signal
 from axonal_stack.processes import ref_for
 from axonal_stack.state import ServiceState
 
-__all__ = ["Probe", "ServiceRunner"]
+__all__ = ["Probe", "ServiceRunner", "until_healthy"]
 
 log = logging.getLogger("axonal_stack")
 
@@ -176,3 +176,19 @@ class ServiceRunner:
         self.healthy.clear()
         self.on_change()
         log.info("%s stopped", self.name)
+
+
+async def until_healthy(
+    runners: Iterable[ServiceRunner], stop: asyncio.Event, timeout: float
+) -> None:
+    """Wait until every runner's process answers its ping, ``stop`` is set, or ``timeout``
+    seconds pass."""
+
+    async def all_healthy() -> None:
+        await asyncio.gather(*(runner.healthy.wait() for runner in runners))
+
+    healthy = asyncio.create_task(all_healthy())
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({healthy, stopped}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for task in (healthy, stopped):
+        task.cancel()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Mapping
+from typing import Any
 
 from axonal_db import connect
 from axonal_events import Subjects
@@ -14,6 +15,7 @@ from axonal_stack.policy import choose_port
 from axonal_stack.ports import free_port
 from axonal_stack.postgres_server import PostgresServer
 from axonal_stack.process import parent_death_signal
+from axonal_stack.processes import ref_for
 from axonal_stack.settings import StackSettings
 from axonal_stack.state import NatsNode
 
@@ -26,6 +28,7 @@ __all__ = [
     "nats_server",
     "pick_port",
     "postgres_server",
+    "running_nats",
 ]
 
 log = logging.getLogger("axonal_stack")
@@ -120,6 +123,28 @@ def nats_cluster(
         node.port = client  # as for one server: a port in TIME_WAIT is fine to listen on
         nodes[name] = node
     return nodes
+
+
+def running_nats(servers: Mapping[str, NatsServer], *, cluster: bool) -> dict[str, Any]:
+    """What ``stack.json`` records of the stack's NATS once started: the URL (every node's,
+    comma-separated), the first port, the process (or each node's ports and process)."""
+    first = next(iter(servers.values()))
+    update: dict[str, Any] = {
+        "nats_url": ",".join(server.url for server in servers.values()),
+        "nats_port": first.port,
+        "nats_users": True,
+        "nats": None,
+        "nats_nodes": {},
+    }
+    refs = {name: ref_for(server.pid) for name, server in servers.items() if server.pid}
+    if not cluster:
+        return update | {"nats": refs.get("nats")}
+    update["nats_nodes"] = {
+        name: NatsNode(port=node.port, cluster_port=node.cluster.port, process=refs.get(name))
+        for name, node in servers.items()
+        if node.cluster is not None
+    }
+    return update
 
 
 def _nth(first: int, i: int) -> int:

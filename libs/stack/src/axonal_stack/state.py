@@ -115,6 +115,15 @@ class StackState(BaseModel):
         found |= {name: svc.process for name, svc in self.services.items()}
         return {role: ref for role, ref in found.items() if ref is not None}
 
+    def with_process(self, role: str, ref: ProcessRef | None) -> StackState:
+        """The state with ``ref`` as the process of server ``role`` (``nats``, ``postgres``,
+        or a node of the NATS cluster: ``nats-1``...)."""
+        node = self.nats_nodes.get(role)
+        if node is None:
+            return self.model_copy(update={role: ref})
+        nodes = {**self.nats_nodes, role: node.model_copy(update={"process": ref})}
+        return self.model_copy(update={"nats_nodes": nodes})
+
     def stopped(self, detail: str = "") -> StackState:
         """The state after a stop: no process ids, ports and URLs kept for the next start."""
         services = {

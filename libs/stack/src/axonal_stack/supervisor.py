@@ -26,7 +26,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import psutil
 from pydantic import SecretStr
@@ -35,15 +34,15 @@ from axonal_bus.aio import cancel_and_wait
 from axonal_bus.provision import provision, provision_when_ready
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
-from axonal_events.access import ADMIN_USER, RUN_USER
-from axonal_stack.admin import admin_env
+from axonal_events.access import ADMIN_USER
 from axonal_stack.discovery import ServiceEntry, discover_services
+from axonal_stack.environment import NoNatsUserError, service_env, shared_env
 from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
-from axonal_stack.replicas import Replica, replicas
-from axonal_stack.runner import ServiceRunner
+from axonal_stack.replicas import Replica, api_ports, replicas
+from axonal_stack.runner import ServiceRunner, until_healthy
 from axonal_stack.server_runner import ServerRunner
 from axonal_stack.servers import (
     ensure_database,
@@ -51,17 +50,17 @@ from axonal_stack.servers import (
     nats_server,
     pick_port,
     postgres_server,
+    running_nats,
 )
 from axonal_stack.settings import DATABASE_NAME, StackSettings
 from axonal_stack.state import (
-    NatsNode,
     Phase,
     ServiceState,
     StackState,
     read_state,
     write_state,
 )
-from axonal_stack.users import read_passwords, with_credentials
+from axonal_stack.users import read_passwords
 
 __all__ = ["StartupError", "Supervisor", "main"]
 
@@ -212,12 +211,7 @@ class Supervisor:
         if runner.state.up and runner.server.pid is not None:
             with contextlib.suppress(psutil.Error):  # died again already: the runner sees it
                 ref = ref_for(runner.server.pid)
-        node = self.state.nats_nodes.get(runner.role)
-        if node is not None:
-            nodes = {**self.state.nats_nodes, runner.role: node.model_copy(update={"process": ref})}
-            self.state = self.state.model_copy(update={"nats_nodes": nodes})
-        else:
-            self.state = self.state.model_copy(update={runner.role: ref})
+        self.state = self.state.with_process(runner.role, ref)
         self._update(detail=message, level=logging.INFO if runner.state.up else logging.WARNING)
 
     async def _reprovision(self) -> None:
@@ -238,41 +232,16 @@ class Supervisor:
             )
             return
         self._passwords = read_passwords(self.paths.nats_users, Subjects(self.settings.namespace))
-        if self.settings.cluster:
-            self._start_nats_cluster()
-            return
-        nats = nats_server(self.settings, self.state.nats_port, self._passwords)
-        self._run_server("nats", nats, timeout=30)
-        assert nats.pid is not None
+        if (
+            self.settings.cluster
+        ):  # each node is ready on its own; they form the cluster as they meet
+            servers = nats_cluster(self.settings, self.state.nats_nodes, self._passwords)
+        else:
+            servers = {"nats": nats_server(self.settings, self.state.nats_port, self._passwords)}
+        for role, server in servers.items():
+            self._run_server(role, server, timeout=30)
         self.state = self.state.model_copy(
-            update={
-                "nats_url": nats.url,
-                "nats_port": nats.port,
-                "nats": ref_for(nats.pid),
-                "nats_users": True,
-                "nats_nodes": {},
-            }
-        )
-
-    def _start_nats_cluster(self) -> None:
-        """Start every node (each is ready on its own; the cluster forms as they meet)."""
-        nodes = nats_cluster(self.settings, self.state.nats_nodes, self._passwords)
-        recorded: dict[str, NatsNode] = {}
-        for name, node in nodes.items():
-            self._run_server(name, node, timeout=30)
-            assert node.pid is not None
-            assert node.cluster is not None
-            recorded[name] = NatsNode(
-                port=node.port, cluster_port=node.cluster.port, process=ref_for(node.pid)
-            )
-        first = next(iter(nodes.values()))
-        self.state = self.state.model_copy(
-            update={
-                "nats_url": ",".join(node.url for node in nodes.values()),
-                "nats_port": first.port,
-                "nats_users": True,
-                "nats_nodes": recorded,
-            }
+            update=running_nats(servers, cluster=self.settings.cluster)
         )
 
     async def _start_postgres(self) -> None:
@@ -314,64 +283,29 @@ class Supervisor:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
     def _choose_api_ports(self, planned: list[Replica]) -> None:
-        """The api's port (recorded, preferred 8000, else free) and the api URL; a further
-        replica's own port (recorded, else the next ones up, else free)."""
-        host = self.settings.host
-        ports: dict[str, int] = {}
-        for replica in (r for r in planned if r.service == "api"):
-            if replica.number == 1:
-                port = pick_port(self.state.api_port, self.settings.api_port, host)
-                url = self.settings.api_url or f"http://{host}:{port}"
-                self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
-            else:
-                before = self._before.get(replica.key)
-                recorded = urlsplit(before.url).port if before and before.url else None
-                preferred = self.settings.api_port + replica.number - 1
-                port = pick_port(recorded, preferred if self.settings.api_port else 0, host)
-                while port in ports.values() or port == self.state.api_port:
-                    port = pick_port(None, 0, host)
-            ports[replica.key] = port
-        self._api_ports = ports
+        """The api service's port (recorded, preferred 8000, else free), the api URL, and
+        the ports of its further replicas."""
+        if not any(entry.name == "api" for entry in self.services):
+            return
+        host, preferred = self.settings.host, self.settings.api_port
+        port = pick_port(self.state.api_port, preferred, host)
+        url = self.settings.api_url or f"http://{host}:{port}"
+        self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
+        self._api_ports = api_ports(
+            planned, host=host, first=port, preferred=preferred, before=self._before
+        )
 
     def _service_env(self, replica: Replica) -> dict[str, str]:
-        service = replica.service
-        env = replica.env(self._shared_env())
-        if replica.key in self._api_ports:
-            env["AXONAL_API_PORT"] = str(self._api_ports[replica.key])
-        if service == "identity":  # it makes the home's administrator
-            env = admin_env(self.settings.home) | env
-        if not self._passwords:
-            return env
-        if service not in self._passwords:
-            raise StartupError(
-                f"{service} has no NATS user: add its bus access to axonal_events.access.ACCESS"
+        try:
+            return service_env(
+                replica,
+                shared_env(self.settings, self.state),
+                home=self.settings.home,
+                passwords=self._passwords,
+                api_port=self._api_ports.get(replica.key),
             )
-        env.update(AXONAL_NATS_USER=service, AXONAL_NATS_PASSWORD=self._passwords[service])
-        if service == "agent":  # its runs publish their metrics as the run user
-            run_url = with_credentials(env["AXONAL_NATS_URL"], RUN_USER, self._passwords[RUN_USER])
-            env["AXONAL_AGENT_RUN_NATS_URL"] = run_url
-        return env
-
-    def _shared_env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        if not self.settings.nats_url:  # the stack's own NATS: a stream copy per node
-            env["AXONAL_STREAM_REPLICAS"] = str(self.settings.stream_replicas)
-        env.update(
-            AXONAL_HOME=str(self.settings.home),
-            AXONAL_NATS_URL=self.state.nats_url or "",
-            AXONAL_DATABASE_URL=self.state.database_url or "",
-            AXONAL_NAMESPACE=self.settings.namespace,
-            AXONAL_ARTIFACTS_URL=str(self.paths.artifacts),
-        )
-        if self.state.api_port is not None:
-            env.update(AXONAL_API_HOST=self.settings.host, AXONAL_API_PORT=str(self.state.api_port))
-        if self.state.api_url:
-            env["AXONAL_API_URL"] = self.state.api_url
-        env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
-        env.setdefault("AXONAL_EVALUATION_SECRET_KEY", self.paths.read_connection_key())
-        # A laptop's webhook receivers listen on loopback: allowed here, by configuration.
-        env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
-        return env
+        except NoNatsUserError as exc:
+            raise StartupError(str(exc)) from exc
 
     def _nats_server_up(self) -> bool:
         """Every NATS server the stack runs is up (while a node of a cluster restarts, the
@@ -385,9 +319,8 @@ class Supervisor:
     def _start_services(self, planned: list[Replica]) -> None:
         assert self._bus is not None
         for replica in planned:
-            url = None
-            if replica.key in self._api_ports:
-                url = f"http://{self.settings.host}:{self._api_ports[replica.key]}"
+            port = self._api_ports.get(replica.key)
+            url = f"http://{self.settings.host}:{port}" if port else None
             runner = ServiceRunner(
                 replica.entry,
                 env=self._service_env(replica),
@@ -407,18 +340,7 @@ class Supervisor:
         self._update()
 
     async def _wait_healthy(self) -> None:
-        async def all_healthy() -> None:
-            await asyncio.gather(*(r.healthy.wait() for r in self._runners.values()))
-
-        healthy = asyncio.create_task(all_healthy())
-        stop = asyncio.create_task(self._stop.wait())
-        await asyncio.wait(
-            {healthy, stop},
-            timeout=self.settings.startup_timeout,
-            return_when=asyncio.FIRST_COMPLETED,
-        )
-        for task in (healthy, stop):
-            task.cancel()
+        await until_healthy(self._runners.values(), self._stop, self.settings.startup_timeout)
         if self._stop.is_set():
             raise _Interrupted
         late = [r for r in self._runners.values() if not r.healthy.is_set()]
