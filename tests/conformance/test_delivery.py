@@ -18,10 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "compose.yaml"
 K8S = ROOT / "deploy" / "k8s"
 NATS_CONF = ROOT / "deploy" / "nats" / "nats.conf"
+NATS_CLUSTER_CONF = ROOT / "deploy" / "nats" / "cluster.conf"
 NATS_USERS = ROOT / "deploy" / "nats" / "users.conf"
 NATS_SERVER = Path(sys.executable).with_name("nats-server")
 K8S_VERSION = "1.33.0"
-COMPOSE_INFRA = {"nats", "postgres", "minio", "minio-init", "provision"}
+COMPOSE_CLUSTER = ("nats", "nats-2", "nats-3")  # the `cluster` profile's NATS nodes
+COMPOSE_INFRA = {*COMPOSE_CLUSTER, "postgres", "minio", "minio-init", "provision"}
 REQUIRED_ENV = {
     "AXONAL_NATS_URL",
     "AXONAL_DATABASE_URL",
@@ -197,6 +199,47 @@ def test_nats_wiring() -> None:
     assert any(v.startswith("./deploy/nats/users.conf:") for v in volumes)
 
 
+def test_the_compose_cluster_profile_runs_three_nodes_like_kubernetes() -> None:
+    services = COMPOSE_DOC["services"]
+    nodes = {name: services[name] for name in COMPOSE_CLUSTER}
+    # `nats` is the single node, or the first of the cluster (AXONAL_NATS_CONF=cluster.conf)
+    assert nodes["nats"]["command"][-1] == "/etc/nats/${AXONAL_NATS_CONF:-nats.conf}"
+    assert "profiles" not in nodes["nats"]
+    passwords = {password_variable(user) for user in all_permissions(Subjects())}
+    data = set()
+    for name, node in nodes.items():
+        if name != "nats":
+            assert node["profiles"] == ["cluster"]
+            assert node["command"] == ["nats-server", "--config", "/etc/nats/cluster.conf"]
+        assert node["environment"]["SERVER_NAME"] == name
+        assert set(node["environment"]) >= passwords
+        assert any(v.startswith("./deploy/nats/cluster.conf:") for v in node["volumes"])
+        assert any(v.startswith("./deploy/nats/users.conf:") for v in node["volumes"])
+        data |= {v.split(":")[0] for v in node["volumes"] if v.endswith(":/data")}
+        assert node["healthcheck"] == services["nats"]["healthcheck"]
+    assert len(data) == 3, "a store of its own per node"
+    for name in [*SERVICES, "provision"]:
+        for node in COMPOSE_CLUSTER[1:]:  # waited for when the profile runs them
+            assert services[name]["depends_on"][node] == {
+                "condition": "service_healthy",
+                "required": False,
+            }
+    assert services["provision"]["environment"]["AXONAL_STREAM_REPLICAS"] == (
+        "${AXONAL_STREAM_REPLICAS:-1}"
+    )
+    text = NATS_CLUSTER_CONF.read_text()
+    assert sorted(re.findall(r"nats://([\w-]+):6222", text)) == sorted(COMPOSE_CLUSTER)
+    k8s = _k8s("ConfigMap")["nats-config"]["data"]["nats.conf"]
+    assert _cluster_settings(text) == _cluster_settings(k8s)
+
+
+def _cluster_settings(conf: str) -> dict[str, str]:
+    """The cluster's name, route port and connection retries of a NATS configuration."""
+    block = re.search(r"^\s*cluster \{(.*?)^\s*\}", conf, re.MULTILINE | re.DOTALL)
+    assert block is not None, "no cluster block"
+    return dict(re.findall(r"^\s*(name|port|connect_retries): (\S+)", block.group(1), re.MULTILINE))
+
+
 def test_the_nats_users_are_generated_from_the_code() -> None:
     check = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "nats-users"), "--check"],
@@ -208,10 +251,12 @@ def test_the_nats_users_are_generated_from_the_code() -> None:
     assert _k8s("ConfigMap")["nats-users"]["data"]["users.conf"] in NATS_USERS.read_text()
 
 
-@pytest.mark.parametrize("where", ["compose", "k8s"])
+@pytest.mark.parametrize("where", ["compose", "compose-cluster", "k8s"])
 def test_nats_config_is_valid_jetstream(where: str, tmp_path: Path) -> None:
     if where == "compose":
         text = NATS_CONF.read_text()
+    elif where == "compose-cluster":
+        text = NATS_CLUSTER_CONF.read_text()
     else:
         text = _k8s("ConfigMap")["nats-config"]["data"]["nats.conf"]
         routes = re.findall(r"nats://nats-(\d)\.nats-headless:6222", text)

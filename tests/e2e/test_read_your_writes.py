@@ -18,8 +18,10 @@ def fanout(ops: int) -> str:
         "run:",
         "  kind: dag",
         "  components:",
+        # each op outlasts the test, so the DAG is still running when it is stopped however
+        # slow the machine makes the reads in between
         "  - name: noop",
-        "    run: {kind: job, container: {image: busybox, command: ['true']}}",
+        "    run: {kind: job, container: {image: busybox, command: ['sleep', '60']}}",
         "  operations:",
     ]
     lines += [f"  - {{name: op{i}, dagRef: noop}}" for i in range(ops)]

@@ -42,7 +42,7 @@ async def connect_nats(settings: BusSettings, *, name: str, **kwargs: Any) -> Cl
     A service's own connection passes ``inbox_prefix=subjects.inbox_prefix(service)``: its
     NATS user may only read replies there."""
     kwargs.setdefault("error_cb", _on_error)
-    return await nats.connect(settings.nats_url, name=name, **_auth(settings), **kwargs)
+    return await nats.connect(settings.nats_servers, name=name, **_auth(settings), **kwargs)
 
 
 def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> NatsBroker:
@@ -52,7 +52,7 @@ def create_broker(settings: BusSettings, *, service: str, **kwargs: Any) -> Nats
     :class:`LogContextMiddleware` binds the message context and handlers log what matters.
     """
     return NatsBroker(
-        settings.nats_url,
+        settings.nats_servers,
         name=f"axonal-{service}",
         error_cb=_on_error,
         inbox_prefix=settings.subjects.inbox_prefix(service),

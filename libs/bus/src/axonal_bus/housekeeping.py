@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import asyncpg
 import structlog
+
+from axonal_bus import ticks
 
 __all__ = ["keep_tables_small", "prune_inbox", "prune_outbox"]
 
@@ -39,12 +40,12 @@ async def keep_tables_small(
     outbox_after: timedelta = timedelta(days=1),
     inbox_after: timedelta = timedelta(days=35),
 ) -> None:
-    """Prune both tables every ``every`` seconds until cancelled."""
-    while True:
-        try:
-            outbox = await prune_outbox(pool, outbox_after)
-            inbox = await prune_inbox(pool, inbox_after)
-            log.debug("housekeeping.pruned", outbox=outbox, inbox=inbox)
-        except (OSError, asyncpg.PostgresError) as exc:
-            log.warning("housekeeping.failed", error=str(exc))
-        await asyncio.sleep(every)
+    """Prune both tables at start and every ``every`` seconds until cancelled, in one
+    replica of the service per interval (:mod:`axonal_bus.ticks`)."""
+
+    async def prune() -> None:
+        outbox = await prune_outbox(pool, outbox_after)
+        inbox = await prune_inbox(pool, inbox_after)
+        log.debug("housekeeping.pruned", outbox=outbox, inbox=inbox)
+
+    await ticks.every(pool, "housekeeping", every, prune, at_start=True)

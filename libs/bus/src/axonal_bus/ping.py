@@ -22,7 +22,7 @@ from axonal_bus.broker import connect_nats
 from axonal_bus.errors import AxonalError
 from axonal_bus.settings import BusSettings
 from axonal_events import PingReply, PingRequest, Subjects
-from axonal_events.rpc import ping_rpc
+from axonal_events.rpc import ping_rpc, replica_ping_rpc
 
 __all__ = ["Checks", "ping", "serve_ping"]
 
@@ -36,8 +36,10 @@ def serve_ping(
     service: str,
     version: str,
     checks: Checks | None = None,
+    replica: int | None = None,
 ) -> None:
-    """Answer pings for ``service``; ``checks`` reports dependencies (``"ok"`` or a problem)."""
+    """Answer pings for ``service``; ``checks`` reports dependencies (``"ok"`` or a problem).
+    A numbered ``replica`` also answers the pings addressed to it alone."""
     started_at = datetime.now(UTC)
     instance = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -54,11 +56,16 @@ def serve_ping(
         )
 
     rpc.serve(broker, subjects, ping_rpc(service), answer, queue=service)
+    if replica is not None:
+        rpc.serve(broker, subjects, replica_ping_rpc(service, replica), answer, queue=service)
 
 
-async def ping(nc: Client, subjects: Subjects, service: str, timeout: float = 2.0) -> PingReply:
-    """Ask ``service`` for its health."""
-    return await rpc.call(nc, subjects, ping_rpc(service), PingRequest(), timeout=timeout)
+async def ping(
+    nc: Client, subjects: Subjects, service: str, timeout: float = 2.0, replica: int | None = None
+) -> PingReply:
+    """Ask ``service`` (any replica, or the numbered ``replica``) for its health."""
+    method = ping_rpc(service) if replica is None else replica_ping_rpc(service, replica)
+    return await rpc.call(nc, subjects, method, PingRequest(), timeout=timeout)
 
 
 async def _main(service: str, timeout: float) -> int:
@@ -76,7 +83,7 @@ async def _main(service: str, timeout: float) -> int:
             inbox_prefix=settings.subjects.inbox_prefix(service),
         )
     except Exception as exc:  # noqa: BLE001 - report, don't trace
-        print(f"cannot reach NATS at {settings.nats_url}: {exc}", file=sys.stderr)
+        print(f"cannot reach NATS at {settings.nats_url_shown}: {exc}", file=sys.stderr)
         return 1
     try:
         reply = await ping(nc, settings.subjects, service, timeout)

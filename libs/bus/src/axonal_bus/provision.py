@@ -7,23 +7,32 @@ one-shot service or a Kubernetes Job); ``axonal up`` and the tests call :func:`p
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
+import nats.errors
+import structlog
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
-from nats.js.errors import NotFoundError
+from nats.js.errors import APIError, NotFoundError, ServerError, ServiceUnavailableError
 
 from axonal_bus.broker import connect_nats
 from axonal_bus.settings import BusSettings
 from axonal_events import Retention, StreamSpec, Subjects
 
-__all__ = ["ProvisionResult", "provision", "stream_config"]
+__all__ = ["ProvisionResult", "provision", "provision_when_ready", "stream_config"]
+
+log = structlog.get_logger(__name__)
 
 _RETENTION = {
     Retention.LIMITS: RetentionPolicy.LIMITS,
     Retention.WORK_QUEUE: RetentionPolicy.WORK_QUEUE,
 }
 _COMPARED = ("subjects", "retention", "max_age", "duplicate_window", "num_replicas", "discard")
+#: JetStream error codes of a cluster still forming: too few peers known for the replicas
+#: (no suitable peers, insufficient resources), or no leader yet (temporarily unavailable).
+_FORMING = {10005, 10008, 10023}
+_RETRY = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +89,37 @@ async def provision(
     return results
 
 
+def _forming(exc: Exception) -> bool:
+    """Whether ``exc`` says the JetStream cluster has not formed yet (worth another try)."""
+    if isinstance(exc, ServiceUnavailableError | ServerError):
+        return True
+    if isinstance(exc, APIError):
+        return exc.err_code in _FORMING
+    return isinstance(exc, nats.errors.TimeoutError | nats.errors.NoRespondersError)
+
+
+async def provision_when_ready(
+    js: JetStreamContext, subjects: Subjects, replicas: int = 1, timeout: float = 60.0
+) -> list[ProvisionResult]:
+    """:func:`provision`, tried again while a JetStream cluster is still forming (its nodes
+    just started: no leader elected, or too few of them met for ``replicas`` copies)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return await provision(js, subjects, replicas)
+        except Exception as exc:
+            if not _forming(exc) or time.monotonic() > deadline:
+                raise
+            log.info("provision.waiting", reason=str(exc) or type(exc).__name__)
+        await asyncio.sleep(_RETRY)
+
+
 async def _main() -> None:
     settings = BusSettings()
     nc = await connect_nats(settings, name="axonal-provision")
     try:
-        for result in await provision(nc.jetstream(), settings.subjects, settings.stream_replicas):
+        replicas = settings.stream_replicas
+        for result in await provision_when_ready(nc.jetstream(), settings.subjects, replicas):
             print(f"{result.stream}: {result.action}")
     finally:
         await nc.close()

@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 import structlog
 
+from axonal_bus import ticks
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.errors import Invalid
 from axonal_bus.service import ServiceContext
@@ -114,7 +115,7 @@ def keep_retention(
     ctx: ServiceContext[Any], expiries: Sequence[Expiry], *, every: float, batch: int
 ) -> None:
     """Keep the projects' retention (durable ``<service>-retention``) and apply it every
-    ``every`` seconds."""
+    ``every`` seconds (in one of the service's replicas: :mod:`axonal_bus.ticks`)."""
 
     async def on_changed(ctx: ServiceContext[Any], event: CloudEvent[EventData]) -> None:
         if not isinstance(event.data, ProjectRetentionChanged):
@@ -122,15 +123,13 @@ def keep_retention(
         async with ctx.pool.acquire() as conn:
             await save_retention(conn, event.data, event.time)
 
-    async def passes() -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                deleted = await apply_retention(ctx.pool, expiries, batch=batch)
-                if deleted:
-                    log.info("retention.applied", service=ctx.name, deleted=deleted)
-            except (OSError, asyncpg.PostgresError) as exc:
-                log.warning("retention.failed", service=ctx.name, error=str(exc))
+    async def one_pass() -> None:
+        deleted = await apply_retention(ctx.pool, expiries, batch=batch)
+        if deleted:
+            log.info("retention.applied", service=ctx.name, deleted=deleted)
+
+    async def passes() -> None:  # one replica per interval
+        await ticks.every(ctx.pool, "retention", every, one_pass)
 
     tasks: list[asyncio.Task[None]] = []
 

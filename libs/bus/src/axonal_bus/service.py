@@ -53,9 +53,9 @@ CONTEXT_KEY = "service_context"
 
 
 class ServiceSettings(BusSettings):
-    """``AXONAL_DATABASE_URL``, ``AXONAL_LOG_LEVEL`` and ``AXONAL_LOG_JSON`` on top of the
-    bus settings. A service subclasses it in its ``settings.py`` with its own fields under
-    its own prefix (``AXONAL_<NAME>_``)."""
+    """``AXONAL_DATABASE_URL``, ``AXONAL_LOG_LEVEL``, ``AXONAL_LOG_JSON`` and ``AXONAL_REPLICA``
+    on top of the bus settings. A service subclasses it in its ``settings.py`` with its own
+    fields under its own prefix (``AXONAL_<NAME>_``)."""
 
     database_url: str = Field(
         default="postgresql://postgres@127.0.0.1:5432/axonal",
@@ -63,6 +63,13 @@ class ServiceSettings(BusSettings):
     )
     log_level: str = Field(default="INFO", validation_alias="AXONAL_LOG_LEVEL")
     log_json: bool | None = Field(default=None, validation_alias="AXONAL_LOG_JSON")
+    replica: int | None = Field(
+        default=None,
+        ge=1,
+        validation_alias="AXONAL_REPLICA",
+        description="This process's number among its service's replicas, when it has one (the "
+        "embedded stack pings each replica by it).",
+    )
 
 
 S = TypeVar("S", bound=ServiceSettings)
@@ -243,6 +250,7 @@ class _Runtime:
             service=ctx.name,
             version=ctx.service.version,
             checks=self.checks,
+            replica=ctx.settings.replica,
         )
         register_dlq_relay(ctx.broker, ctx.subjects, inbox_prefix=ctx.inbox_prefix)
         app = FastStream(ctx.broker, lifespan=self.lifespan)

@@ -27,6 +27,7 @@ __all__ = [
     "RpcOk",
     "RpcReply",
     "ping_rpc",
+    "replica_ping_rpc",
 ]
 
 T = TypeVar("T")
@@ -93,3 +94,9 @@ class PingReply(Payload):
 def ping_rpc(service: str) -> Rpc[PingRequest, PingReply]:
     """``ping``, which every service answers under its own name."""
     return Rpc(service, "ping", PingRequest, PingReply, "Health of the service.")
+
+
+def replica_ping_rpc(service: str, replica: int) -> Rpc[PingRequest, PingReply]:
+    """``ping-<replica>``: answered by that replica of the service only (the embedded stack
+    numbers its replicas, and watches each one)."""
+    return Rpc(service, f"ping-{replica}", PingRequest, PingReply, "Health of one replica.")

@@ -125,7 +125,7 @@ class NatsSender:
         import nats  # noqa: PLC0415
 
         self._nc = await nats.connect(
-            self._url,
+            [url.strip() for url in self._url.split(",") if url.strip()],  # a cluster's nodes
             name="axonal-tracking",
             inbox_prefix=self._inbox_prefix,
             connect_timeout=SEND_TIMEOUT,

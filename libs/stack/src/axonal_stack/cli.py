@@ -71,6 +71,15 @@ def up(
     detach: Annotated[
         bool, typer.Option("--detach", "-d", help="Run in the background and return when healthy.")
     ] = False,
+    cluster: Annotated[
+        bool,
+        typer.Option(
+            "--cluster",
+            help="Run the platform as a cluster on this machine: 3 NATS nodes (one JetStream "
+            "cluster, streams with 3 replicas) and 2 replicas of every service "
+            "(also AXONAL_CLUSTER=true).",
+        ),
+    ] = False,
     home: HomeOption = None,
 ) -> None:
     """Start NATS, PostgreSQL and every installed service.
@@ -85,6 +94,8 @@ def up(
     from axonal_stack.summary import stack_summary  # noqa: PLC0415
 
     settings = _settings(home)
+    if cluster:
+        settings = settings.model_copy(update={"cluster": True})
     try:
         control.ensure_not_running(settings)
         _announce_admin(settings)

@@ -71,6 +71,8 @@ def start_detached(
     log_path = paths.stack_log
     offset = log_path.stat().st_size if log_path.exists() else 0
     argv = [sys.executable, "-m", "axonal_stack.supervisor", "--home", str(settings.home)]
+    if settings.cluster:
+        argv.append("--cluster")
     with log_path.open("ab") as log:
         proc = subprocess.Popen(
             argv,

@@ -16,9 +16,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field, ValidationError
 
 from axonal_events import Subjects
+from axonal_events.rpc import ping_rpc, replica_ping_rpc
 from axonal_stack.probes import NatsProbe, ProbeError, postgres_problem
 from axonal_stack.settings import StackPaths
-from axonal_stack.state import StackState
+from axonal_stack.state import ServiceState, StackState
 from axonal_stack.users import admin_url
 
 __all__ = ["ServiceHealth", "StackStatus", "check_service", "stack_status"]
@@ -29,9 +30,11 @@ PING_TIMEOUT = 1.0
 
 
 class ServiceHealth(BaseModel):
-    """One service as ``axonal status`` shows it."""
+    """One service (or one replica of it: ``api-2``) as ``axonal status`` shows it."""
 
     service: str
+    replica: int | None = None
+    url: str | None = Field(default=None, description="Where it serves HTTP (an api).")
     status: Literal["ok", "degraded", "down"]
     instance: str | None = None
     version: str | None = None
@@ -69,11 +72,17 @@ class StackStatus(BaseModel):
 
 
 async def check_service(
-    probe: NatsProbe, subjects: Subjects, service: str, timeout: float = PING_TIMEOUT
+    probe: NatsProbe,
+    subjects: Subjects,
+    service: str,
+    timeout: float = PING_TIMEOUT,
+    replica: int | None = None,
 ) -> ServiceHealth:
-    """Ping ``service``; an unanswered ping is reported as ``down`` with the reason."""
+    """Ping ``service`` (that ``replica`` of it, when given); an unanswered ping is reported
+    as ``down`` with the reason."""
+    method = ping_rpc(service) if replica is None else replica_ping_rpc(service, replica)
     try:
-        data = await probe.request(subjects.rpc(service, "ping"), b"{}", timeout)
+        data = await probe.request(method.subject(subjects), b"{}", timeout)
         doc = json.loads(data)
         if not doc.get("ok"):
             message = doc.get("message", "an error")
@@ -89,18 +98,25 @@ async def check_service(
 
 
 async def _ping_all(
-    nats_url: str, subjects: Subjects, names: list[str], timeout: float
+    nats_url: str, subjects: Subjects, services: dict[str, ServiceState], timeout: float
 ) -> tuple[str | None, list[ServiceHealth]]:
-    """Why NATS cannot be reached (or ``None``), and the services' health."""
+    """Why NATS cannot be reached (or ``None``), and the health of each service (replica)."""
+    names = sorted(services)
     try:
         probe = await NatsProbe.connect(nats_url, CONNECT_TIMEOUT)
     except ProbeError as exc:
         unchecked = "not checked: NATS is unreachable"
         return str(exc), [ServiceHealth(service=n, status="down", error=unchecked) for n in names]
-    try:
-        return None, list(
-            await asyncio.gather(*(check_service(probe, subjects, n, timeout) for n in names))
+
+    async def check(name: str) -> ServiceHealth:
+        state = services[name]
+        health = await check_service(
+            probe, subjects, state.service or name, timeout, replica=state.replica
         )
+        return health.model_copy(update={"service": name})
+
+    try:
+        return None, list(await asyncio.gather(*(check(n) for n in names)))
     finally:
         await probe.close()
 
@@ -118,8 +134,12 @@ def _probe_url(state: StackState) -> str:
 
 
 def _address(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+    """``host:port`` of each URL of ``url`` (a cluster's nodes are comma-separated)."""
+    found = []
+    for one in url.split(","):
+        parts = urlsplit(one.strip())
+        found.append(f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname))
+    return ", ".join(found)
 
 
 async def stack_status(
@@ -152,7 +172,7 @@ async def stack_status(
         status.services = [ServiceHealth(service=n, status="down") for n in names]
     else:
         (nats_problem, status.services), problem = await asyncio.gather(
-            _ping_all(_probe_url(state), Subjects(state.namespace), names, timeout),
+            _ping_all(_probe_url(state), Subjects(state.namespace), state.services, timeout),
             database or _no_problem(),
         )
         if nats_problem:
@@ -160,11 +180,15 @@ async def stack_status(
     if problem and state.database_url:
         down["postgres"] = f"PostgreSQL unreachable at {_address(state.database_url)}: {problem}"
     for role, server in state.servers.items():
+        restarting = f"(the supervisor is restarting it: restart #{server.restarts + 1})"
         if role in down and not server.up:
-            down[role] += f" (the supervisor is restarting it: restart #{server.restarts + 1})"
+            down[role] += f" {restarting}"
+        elif role in state.nats_nodes and not server.up:  # the others serve meanwhile
+            down[role] = f"NATS node {role} is down {restarting}"
     for health in status.services:
         service = state.services[health.service]
         health.restarts = service.restarts
+        health.replica, health.url = service.replica, service.url
         if health.status == "down" and "nats" not in down:
             down[health.service] = f"{health.service}: {health.error}"
             if service.process is None:

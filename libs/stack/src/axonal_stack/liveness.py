@@ -91,13 +91,14 @@ class BusWatch:
         await probe.close()
         return self.nats_up()
 
-    async def probe(self, service: str) -> PingOutcome:
-        """Ping ``service`` once: ``ok``/``degraded`` (it answered), ``silent`` or ``unknown``."""
+    async def probe(self, service: str, replica: int | None = None) -> PingOutcome:
+        """Ping ``service`` (that ``replica`` of it, when given) once: ``ok``/``degraded``
+        (it answered), ``silent`` or ``unknown``."""
         if not self.nats_up():
             return "unknown"
         assert self.nc is not None
         try:
-            reply = await ping(self.nc, self.settings.subjects, service, PING_TIMEOUT)
+            reply = await ping(self.nc, self.settings.subjects, service, PING_TIMEOUT, replica)
         except RemoteError:  # it answered, with an error
             return "degraded"
         except RpcError:

@@ -8,12 +8,14 @@ import shutil
 import socket
 import sys
 import sysconfig
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from axonal_stack.ports import free_port
 from axonal_stack.process import ServerProcess
 
-__all__ = ["NatsServer", "nats_server_binary"]
+__all__ = ["ClusterRoutes", "NatsServer", "nats_server_binary"]
 
 
 def nats_server_binary() -> str:
@@ -28,6 +30,36 @@ def nats_server_binary() -> str:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterRoutes:
+    """How one node of a NATS cluster meets the others.
+
+    Args:
+        name: the cluster's name (the same on every node).
+        port: where this node listens for routes.
+        peers: ``host:port`` of the other nodes' route listeners.
+        user: the routes' user (every node accepts and uses the same credentials, so no
+            other process may join the cluster).
+        password: its password.
+    """
+
+    name: str
+    port: int
+    peers: tuple[str, ...]
+    user: str
+    password: str
+
+    def config(self, host: str) -> dict[str, object]:
+        """The ``cluster`` block of the node's configuration."""
+        credentials = f"{quote(self.user, safe='')}:{quote(self.password, safe='')}"
+        return {
+            "name": self.name,
+            "listen": f"{host}:{self.port}",
+            "authorization": {"user": self.user, "password": self.password},
+            "routes": [f"nats-route://{credentials}@{peer}" for peer in self.peers],
+        }
+
+
 class NatsServer(ServerProcess):
     """``nats-server`` with JetStream file storage under ``data_dir``.
 
@@ -36,6 +68,8 @@ class NatsServer(ServerProcess):
         port: client port; a free one is picked when it is ``None`` or taken.
         sync_interval: JetStream fsync interval (``"2m"`` default, ``"always"`` for every write).
         extra_config: appended to the configuration (accounts and users, for example).
+        server_name: the server's name (each node of a cluster has its own).
+        cluster: the routes of a node of a cluster (``None``: a server on its own).
     """
 
     name = "nats-server"
@@ -49,6 +83,8 @@ class NatsServer(ServerProcess):
         sync_interval: str | None = None,
         max_payload: int = 8 * 1024 * 1024,
         extra_config: str = "",
+        server_name: str | None = None,
+        cluster: ClusterRoutes | None = None,
     ) -> None:
         super().__init__(data_dir / "nats.log")
         self.data_dir = data_dir
@@ -57,6 +93,10 @@ class NatsServer(ServerProcess):
         self.sync_interval = sync_interval
         self.max_payload = max_payload
         self.extra_config = extra_config
+        self.server_name = server_name
+        self.cluster = cluster
+        if server_name is not None:
+            self.name = f"nats-server {server_name}"
 
     @property
     def url(self) -> str:
@@ -76,8 +116,12 @@ class NatsServer(ServerProcess):
             f"port: {self.port}",
             f"max_payload: {self.max_payload}",
             f"jetstream: {json.dumps(jetstream)}",
-            self.extra_config,
         ]
+        if self.server_name is not None:
+            lines.insert(0, f"server_name: {json.dumps(self.server_name)}")
+        if self.cluster is not None:
+            lines.append(f"cluster: {json.dumps(self.cluster.config(self.host))}")
+        lines.append(self.extra_config)
         return "\n".join(lines) + "\n"
 
     def prepare(self) -> None:

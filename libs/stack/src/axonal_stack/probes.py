@@ -41,7 +41,19 @@ class NatsProbe:
     async def connect(cls, url: str, timeout: float) -> NatsProbe:
         """Connect and complete the handshake within ``timeout`` seconds, or raise
         :class:`ProbeError`. Credentials come from the URL or ``AXONAL_NATS_USER`` /
-        ``AXONAL_NATS_PASSWORD``."""
+        ``AXONAL_NATS_PASSWORD``. Of a comma-separated list (a cluster's nodes), the first
+        server that answers, each tried in turn with its share of ``timeout``."""
+        urls = [one.strip() for one in url.split(",") if one.strip()]
+        problems: list[str] = []
+        for one in urls:
+            try:
+                return await cls._connect_one(one, timeout / len(urls))
+            except ProbeError as exc:
+                problems.append(str(exc))
+        raise ProbeError("; ".join(dict.fromkeys(problems)) or "no NATS URL")
+
+    @classmethod
+    async def _connect_one(cls, url: str, timeout: float) -> NatsProbe:
         parts = urlsplit(url)
         if parts.scheme not in ("nats", ""):
             raise ProbeError(f"{parts.scheme}:// URLs are not supported by the status probe")

@@ -14,7 +14,7 @@ import logging
 import signal
 import subprocess
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 
 from axonal_bus.aio import finish_despite_cancellation
@@ -24,7 +24,7 @@ from axonal_stack.process import parent_death_signal
 from axonal_stack.processes import ref_for
 from axonal_stack.state import ServiceState
 
-__all__ = ["Probe", "ServiceRunner"]
+__all__ = ["Probe", "ServiceRunner", "until_healthy"]
 
 log = logging.getLogger("axonal_stack")
 
@@ -40,6 +40,7 @@ class ServiceRunner:
 
     Output goes to ``log_path``; ``healthy`` is set while the current process answers ping.
     ``on_change`` is called whenever :attr:`state` changes (pid, restarts, exit code).
+    ``name`` is the process's in the logs (a replica's: ``api-2``; the service's by default).
     """
 
     def __init__(
@@ -54,8 +55,10 @@ class ServiceRunner:
         stop_timeout: float = 15.0,
         hang_timeout: float = 30.0,
         ping_interval: float = 3.0,
+        name: str | None = None,
     ) -> None:
         self.entry = entry
+        self.name = name or entry.name
         self.env = dict(env)
         self.log_path = log_path
         self.probe = probe
@@ -93,7 +96,7 @@ class ServiceRunner:
             self.on_change()
             log.warning(
                 "%s %s; restarting in %.1fs (restart #%d, log: %s)",
-                self.entry.name, reason, delay, self.state.restarts, self.log_path,
+                self.name, reason, delay, self.state.restarts, self.log_path,
             )  # fmt: skip
             await asyncio.sleep(delay)
 
@@ -111,7 +114,7 @@ class ServiceRunner:
             )
         self.state = self.state.model_copy(update={"process": ref_for(proc.pid)})
         self.on_change()
-        log.info("%s started (pid %d)", self.entry.name, proc.pid)
+        log.info("%s started (pid %d)", self.name, proc.pid)
         return proc
 
     async def _watch(self, proc: asyncio.subprocess.Process) -> float | None:
@@ -135,7 +138,7 @@ class ServiceRunner:
             if await self.probe(self.entry.name) == "ok":
                 self._healthy_since = time.monotonic()
                 self.healthy.set()
-                log.info("%s is healthy", self.entry.name)
+                log.info("%s is healthy", self.name)
                 break
             await asyncio.sleep(_PROBE_INTERVAL)
         if self.hang_timeout <= 0:
@@ -149,7 +152,7 @@ class ServiceRunner:
             if not watch.observe(time.monotonic(), outcome):
                 continue
             self._hung = f"answered no ping for {watch.silent_for(time.monotonic()):.0f}s"
-            log.warning("%s %s: killing it (pid %d)", self.entry.name, self._hung, proc.pid)
+            log.warning("%s %s: killing it (pid %d)", self.name, self._hung, proc.pid)
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()  # SIGKILL: a stopped process never handles SIGTERM
             return
@@ -162,7 +165,7 @@ class ServiceRunner:
                 await asyncio.wait_for(proc.wait(), self.stop_timeout)
             except TimeoutError:
                 log.warning(
-                    "%s ignored SIGTERM for %.0fs: killing it", self.entry.name, self.stop_timeout
+                    "%s ignored SIGTERM for %.0fs: killing it", self.name, self.stop_timeout
                 )
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
@@ -172,4 +175,20 @@ class ServiceRunner:
         )
         self.healthy.clear()
         self.on_change()
-        log.info("%s stopped", self.entry.name)
+        log.info("%s stopped", self.name)
+
+
+async def until_healthy(
+    runners: Iterable[ServiceRunner], stop: asyncio.Event, timeout: float
+) -> None:
+    """Wait until every runner's process answers its ping, ``stop`` is set, or ``timeout``
+    seconds pass."""
+
+    async def all_healthy() -> None:
+        await asyncio.gather(*(runner.healthy.wait() for runner in runners))
+
+    healthy = asyncio.create_task(all_healthy())
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({healthy, stopped}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for task in (healthy, stopped):
+        task.cancel()

@@ -13,10 +13,19 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from axonal_events import DEFAULT_NAMESPACE
 
-__all__ = ["DATABASE_NAME", "StackPaths", "StackSettings"]
+__all__ = [
+    "CLUSTER_NODES",
+    "CLUSTER_SERVICE_REPLICAS",
+    "DATABASE_NAME",
+    "StackPaths",
+    "StackSettings",
+]
 
 #: The database every service shares (each in its own schema).
 DATABASE_NAME = "axonal"
+#: NATS nodes and replicas of each service of ``axonal up --cluster``.
+CLUSTER_NODES = 3
+CLUSTER_SERVICE_REPLICAS = 2
 
 
 class StackSettings(BaseSettings):
@@ -33,6 +42,11 @@ class StackSettings(BaseSettings):
     ``AXONAL_STACK_HANG_TIMEOUT``: a healthy service that answers no ping (one every
     ``AXONAL_STACK_PING_INTERVAL`` seconds) for this long while NATS is up is killed and
     restarted (0: never).
+
+    ``AXONAL_CLUSTER=true`` (``axonal up --cluster``): the platform as a cluster on this
+    machine: three NATS nodes forming one JetStream cluster (client ports from
+    ``AXONAL_NATS_PORT``, route ports from ``AXONAL_NATS_CLUSTER_PORT``), streams with three
+    replicas, and two replicas of every service (only the replicas with ``AXONAL_NATS_URL``).
     """
 
     model_config = SettingsConfigDict(env_prefix="AXONAL_", extra="ignore")
@@ -44,6 +58,8 @@ class StackSettings(BaseSettings):
     namespace: str = DEFAULT_NAMESPACE
     host: str = "127.0.0.1"
     nats_port: int = Field(default=4222, ge=0, le=65535)
+    nats_cluster_port: int = Field(default=6222, ge=0, le=65535)
+    cluster: bool = False
     postgres_port: int = Field(default=54320, ge=0, le=65535)
     api_port: int = Field(default=8000, ge=0, le=65535)
     postgres_durable: bool = True
@@ -67,6 +83,21 @@ class StackSettings(BaseSettings):
     def paths(self) -> StackPaths:
         return StackPaths(self.home)
 
+    @property
+    def nats_nodes(self) -> int:
+        """How many NATS servers the stack runs (when it runs its own)."""
+        return CLUSTER_NODES if self.cluster else 1
+
+    @property
+    def stream_replicas(self) -> int:
+        """Copies of each stream: one per NATS node."""
+        return self.nats_nodes
+
+    @property
+    def service_replicas(self) -> int:
+        """Processes of each service."""
+        return CLUSTER_SERVICE_REPLICAS if self.cluster else 1
+
 
 @dataclass(frozen=True, slots=True)
 class StackPaths:
@@ -77,6 +108,10 @@ class StackPaths:
     @property
     def nats(self) -> Path:
         return self.home / "nats"
+
+    def nats_node(self, name: str) -> Path:
+        """The folder of one node of the stack's NATS cluster."""
+        return self.home / "nats-cluster" / name
 
     @property
     def postgres(self) -> Path:
@@ -115,9 +150,17 @@ class StackPaths:
     def connection_key(self) -> Path:
         return self.home / "connection.key"
 
+    @property
+    def nats_route_secret(self) -> Path:
+        return self.home / "nats-route.secret"
+
     def read_run_token_secret(self) -> str:
         """The secret agents sign run tokens with (made once per home, readable by its owner)."""
         return _secret(self.run_token_secret, secrets.token_urlsafe(32))
+
+    def read_nats_route_secret(self) -> str:
+        """The password the nodes of the stack's NATS cluster connect their routes with."""
+        return _secret(self.nats_route_secret, secrets.token_urlsafe(24))
 
     def read_connection_key(self) -> str:
         """The Fernet key LLM connection secrets are encrypted with (made once per home)."""

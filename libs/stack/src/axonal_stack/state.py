@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 __all__ = [
+    "NatsNode",
     "Phase",
     "ProcessRef",
     "ServerState",
@@ -39,7 +40,14 @@ class ProcessRef(BaseModel):
 
 
 class ServiceState(BaseModel):
+    """One process of a service (a replica, when the stack runs several)."""
+
     module: str
+    service: str | None = Field(
+        default=None, description="The service this process is a replica of (its key's own)."
+    )
+    replica: int | None = Field(default=None, description="Its number among the replicas.")
+    url: str | None = Field(default=None, description="Where it serves HTTP (an api).")
     process: ProcessRef | None = None
     restarts: int = 0
     last_exit_code: int | None = None
@@ -56,6 +64,14 @@ class ServerState(BaseModel):
     down_since: datetime | None = None
 
 
+class NatsNode(BaseModel):
+    """A node of the stack's NATS cluster: its ports (kept for the next start) and process."""
+
+    port: int
+    cluster_port: int
+    process: ProcessRef | None = None
+
+
 class StackState(BaseModel):
     home: str
     phase: Phase = "starting"
@@ -69,6 +85,11 @@ class StackState(BaseModel):
     nats_users: bool = Field(
         default=False, description="The stack's NATS has its users (``nats-users.json``)."
     )
+    cluster: bool = Field(default=False, description="Started by ``axonal up --cluster``.")
+    nats_nodes: dict[str, NatsNode] = Field(
+        default_factory=dict,
+        description="The nodes of the stack's NATS cluster (``nats_url`` lists them all).",
+    )
     database_url: str | None = None
     postgres_port: int | None = None
     postgres: ProcessRef | None = None
@@ -77,7 +98,8 @@ class StackState(BaseModel):
     artifacts_url: str | None = None
     services: dict[str, ServiceState] = Field(default_factory=dict)
     servers: dict[str, ServerState] = Field(
-        default_factory=dict, description="``nats`` and ``postgres`` when the stack runs them."
+        default_factory=dict,
+        description="``nats`` (or ``nats-1``...) and ``postgres`` when the stack runs them.",
     )
 
     @property
@@ -86,10 +108,21 @@ class StackState(BaseModel):
         return f"{self.api_url.rstrip('/')}/" if self.api_url else None
 
     def processes(self) -> dict[str, ProcessRef]:
-        """Every recorded process by role: ``supervisor``, ``nats``, ``postgres``, services."""
+        """Every recorded process by role: ``supervisor``, ``nats`` (or the cluster's nodes,
+        ``nats-1``...), ``postgres``, services."""
         found = {"supervisor": self.supervisor, "nats": self.nats, "postgres": self.postgres}
+        found |= {name: node.process for name, node in self.nats_nodes.items()}
         found |= {name: svc.process for name, svc in self.services.items()}
         return {role: ref for role, ref in found.items() if ref is not None}
+
+    def with_process(self, role: str, ref: ProcessRef | None) -> StackState:
+        """The state with ``ref`` as the process of server ``role`` (``nats``, ``postgres``,
+        or a node of the NATS cluster: ``nats-1``...)."""
+        node = self.nats_nodes.get(role)
+        if node is None:
+            return self.model_copy(update={role: ref})
+        nodes = {**self.nats_nodes, role: node.model_copy(update={"process": ref})}
+        return self.model_copy(update={"nats_nodes": nodes})
 
     def stopped(self, detail: str = "") -> StackState:
         """The state after a stop: no process ids, ports and URLs kept for the next start."""
@@ -104,6 +137,10 @@ class StackState(BaseModel):
                 "nats": None,
                 "postgres": None,
                 "services": services,
+                "nats_nodes": {
+                    name: node.model_copy(update={"process": None})
+                    for name, node in self.nats_nodes.items()
+                },
                 "servers": {
                     name: server.model_copy(update={"up": False})
                     for name, server in self.servers.items()

@@ -73,10 +73,15 @@ def stack_summary(status: StackStatus) -> RenderableType:
     where.add_column()
     no_api = "not running (no api service installed)"
     where.add_row("UI", Text(status.ui_url, style="bold") if status.ui_url else no_api)
+    nats = status.nats_url.replace(",", ", ") if status.nats_url else None
     rows = {
-        "NATS": status.nats_url,
+        "NATS": nats,
         "PostgreSQL": status.database_url,
         "API": status.api_url or no_api,
+    }
+    if replicas := [h.url for h in status.services if h.url and (h.replica or 1) > 1]:
+        rows["API replicas"] = ", ".join(replicas)
+    rows |= {
         "home": str(paths.home),
         "logs": str(paths.logs),
         "artifacts": status.artifacts_url or str(paths.artifacts),

@@ -1,5 +1,8 @@
 """The supervisor behind ``axonal up``: NATS, PostgreSQL, streams, then every service.
 
+``axonal up --cluster`` (``AXONAL_CLUSTER``) runs three NATS nodes as one JetStream cluster,
+streams with three replicas and two replicas of every service (:mod:`axonal_stack.replicas`).
+
 ``python -m axonal_stack.supervisor --home DIR`` runs it in the background (``axonal up
 --detach``); ``axonal up`` runs the same :class:`Supervisor` in the foreground. SIGINT,
 SIGTERM or SIGHUP stop the services (SIGTERM, then SIGKILL), then PostgreSQL, then NATS.
@@ -21,28 +24,43 @@ import signal
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import psutil
 from pydantic import SecretStr
 
 from axonal_bus.aio import cancel_and_wait
-from axonal_bus.provision import provision
+from axonal_bus.provision import provision, provision_when_ready
 from axonal_bus.settings import BusSettings
 from axonal_events import Subjects
-from axonal_events.access import ADMIN_USER, RUN_USER
-from axonal_stack.admin import admin_env
+from axonal_events.access import ADMIN_USER
 from axonal_stack.discovery import ServiceEntry, discover_services
+from axonal_stack.environment import NoNatsUserError, service_env, shared_env
 from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
-from axonal_stack.runner import ServiceRunner
+from axonal_stack.replicas import Replica, api_ports, replicas
+from axonal_stack.runner import ServiceRunner, until_healthy
 from axonal_stack.server_runner import ServerRunner
-from axonal_stack.servers import ensure_database, nats_server, pick_port, postgres_server
+from axonal_stack.servers import (
+    ensure_database,
+    nats_cluster,
+    nats_server,
+    pick_port,
+    postgres_server,
+    running_nats,
+)
 from axonal_stack.settings import DATABASE_NAME, StackSettings
-from axonal_stack.state import Phase, StackState, read_state, write_state
-from axonal_stack.users import read_passwords, with_credentials
+from axonal_stack.state import (
+    Phase,
+    ServiceState,
+    StackState,
+    read_state,
+    write_state,
+)
+from axonal_stack.users import read_passwords
 
 __all__ = ["StartupError", "Supervisor", "main"]
 
@@ -83,6 +101,8 @@ class Supervisor:
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: BusWatch | None = None  # the supervisor's own connection to NATS
         self._passwords: dict[str, str] = {}  # NATS users of the stack's own NATS
+        self._api_ports: dict[str, int] = {}  # by replica: the api's HTTP ports
+        self._before: dict[str, ServiceState] = {}  # the services of the previous start
         self.state = StackState(home=str(settings.home), namespace=settings.namespace)
 
     def request_stop(self) -> None:
@@ -150,7 +170,10 @@ class Supervisor:
             nats_port=previous.nats_port if previous else None,
             postgres_port=previous.postgres_port if previous else None,
             api_port=previous.api_port if previous else None,
+            cluster=self.settings.cluster,
+            nats_nodes=previous.nats_nodes if previous else {},
         )
+        self._before = previous.services if previous else {}  # the ports they had
         self._runners = {}
         self._server_runners = {}
         self._checkpoint("starting NATS")
@@ -159,9 +182,10 @@ class Supervisor:
         await self._start_postgres()
         self._checkpoint("provisioning streams")
         await self._provision()
-        self._choose_api_port()
-        self._checkpoint(f"starting services: {', '.join(s.name for s in self.services)}")
-        self._start_services()
+        planned = replicas(self.services, self.settings.service_replicas)
+        self._choose_api_ports(planned)
+        self._checkpoint(f"starting services: {', '.join(r.key for r in planned)}")
+        self._start_services(planned)
         await self._wait_healthy()
 
     def _run_server(self, role: str, server: ServerProcess, timeout: float) -> None:
@@ -176,6 +200,7 @@ class Supervisor:
             server,
             start_timeout=timeout,
             on_change=self._server_changed,
+            # a cluster's restarted node catches up from the others
             after_restart=self._reprovision if role == "nats" else None,
         )
         self._server_runners[role] = runner
@@ -186,7 +211,7 @@ class Supervisor:
         if runner.state.up and runner.server.pid is not None:
             with contextlib.suppress(psutil.Error):  # died again already: the runner sees it
                 ref = ref_for(runner.server.pid)
-        self.state = self.state.model_copy(update={runner.role: ref})
+        self.state = self.state.with_process(runner.role, ref)
         self._update(detail=message, level=logging.INFO if runner.state.up else logging.WARNING)
 
     async def _reprovision(self) -> None:
@@ -202,19 +227,21 @@ class Supervisor:
 
     def _start_nats(self) -> None:
         if self.settings.nats_url:
-            self.state = self.state.model_copy(update={"nats_url": self.settings.nats_url})
+            self.state = self.state.model_copy(
+                update={"nats_url": self.settings.nats_url, "nats_nodes": {}}
+            )
             return
         self._passwords = read_passwords(self.paths.nats_users, Subjects(self.settings.namespace))
-        nats = nats_server(self.settings, self.state.nats_port, self._passwords)
-        self._run_server("nats", nats, timeout=30)
-        assert nats.pid is not None
+        if (
+            self.settings.cluster
+        ):  # each node is ready on its own; they form the cluster as they meet
+            servers = nats_cluster(self.settings, self.state.nats_nodes, self._passwords)
+        else:
+            servers = {"nats": nats_server(self.settings, self.state.nats_port, self._passwords)}
+        for role, server in servers.items():
+            self._run_server(role, server, timeout=30)
         self.state = self.state.model_copy(
-            update={
-                "nats_url": nats.url,
-                "nats_port": nats.port,
-                "nats": ref_for(nats.pid),
-                "nats_users": True,
-            }
+            update=running_nats(servers, cluster=self.settings.cluster)
         )
 
     async def _start_postgres(self) -> None:
@@ -239,104 +266,87 @@ class Supervisor:
     async def _provision(self) -> None:
         assert self.state.nats_url is not None
         bus = BusSettings(nats_url=self.state.nats_url, namespace=self.settings.namespace)
-        if self._passwords:
+        if self._passwords:  # the stack's own NATS
             bus = bus.model_copy(
                 update={
                     "nats_user": ADMIN_USER,
                     "nats_password": SecretStr(self._passwords[ADMIN_USER]),
+                    "stream_replicas": self.settings.stream_replicas,
                 }
             )
         try:
             self._bus = BusWatch(bus, self._nats_server_up)
             nc = await self._bus.connect()
-            await provision(nc.jetstream(), bus.subjects, bus.stream_replicas)
+            # a cluster takes a moment to elect its JetStream leader
+            await provision_when_ready(nc.jetstream(), bus.subjects, bus.stream_replicas)
         except Exception as exc:
             raise StartupError(f"cannot provision streams on {bus.nats_url}: {exc}") from exc
 
-    def _choose_api_port(self) -> None:
-        """The api service's port (recorded, preferred 8000, else free) and the api URL."""
+    def _choose_api_ports(self, planned: list[Replica]) -> None:
+        """The api service's port (recorded, preferred 8000, else free), the api URL, and
+        the ports of its further replicas."""
         if not any(entry.name == "api" for entry in self.services):
             return
-        host = self.settings.host
-        port = pick_port(self.state.api_port, self.settings.api_port, host)
+        host, preferred = self.settings.host, self.settings.api_port
+        port = pick_port(self.state.api_port, preferred, host)
         url = self.settings.api_url or f"http://{host}:{port}"
         self.state = self.state.model_copy(update={"api_port": port, "api_url": url})
-
-    def _service_env(self, service: str) -> dict[str, str]:
-        env = self._shared_env()
-        if service == "identity":  # it makes the home's administrator
-            env = admin_env(self.settings.home) | env
-        if not self._passwords:
-            return env
-        if service not in self._passwords:
-            raise StartupError(
-                f"{service} has no NATS user: add its bus access to axonal_events.access.ACCESS"
-            )
-        env.update(AXONAL_NATS_USER=service, AXONAL_NATS_PASSWORD=self._passwords[service])
-        if service == "agent":  # its runs publish their metrics as the run user
-            run_url = with_credentials(env["AXONAL_NATS_URL"], RUN_USER, self._passwords[RUN_USER])
-            env["AXONAL_AGENT_RUN_NATS_URL"] = run_url
-        return env
-
-    def _shared_env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            AXONAL_HOME=str(self.settings.home),
-            AXONAL_NATS_URL=self.state.nats_url or "",
-            AXONAL_DATABASE_URL=self.state.database_url or "",
-            AXONAL_NAMESPACE=self.settings.namespace,
-            AXONAL_ARTIFACTS_URL=str(self.paths.artifacts),
+        self._api_ports = api_ports(
+            planned, host=host, first=port, preferred=preferred, before=self._before
         )
-        if self.state.api_port is not None:
-            env.update(AXONAL_API_HOST=self.settings.host, AXONAL_API_PORT=str(self.state.api_port))
-        if self.state.api_url:
-            env["AXONAL_API_URL"] = self.state.api_url
-        env.setdefault("AXONAL_RUN_TOKEN_SECRET", self.paths.read_run_token_secret())
-        env.setdefault("AXONAL_EVALUATION_SECRET_KEY", self.paths.read_connection_key())
-        # A laptop's webhook receivers listen on loopback: allowed here, by configuration.
-        env.setdefault("AXONAL_NOTIFICATIONS_ALLOW_NETWORKS", "127.0.0.0/8,::1/128")
-        return env
+
+    def _service_env(self, replica: Replica) -> dict[str, str]:
+        try:
+            return service_env(
+                replica,
+                shared_env(self.settings, self.state),
+                home=self.settings.home,
+                passwords=self._passwords,
+                api_port=self._api_ports.get(replica.key),
+            )
+        except NoNatsUserError as exc:
+            raise StartupError(str(exc)) from exc
 
     def _nats_server_up(self) -> bool:
-        runner = self._server_runners.get("nats")
-        return runner is None or runner.up.is_set()
+        """Every NATS server the stack runs is up (while a node of a cluster restarts, the
+        services connected to it move to another: a ping they miss then is no hang)."""
+        return all(
+            runner.up.is_set()
+            for role, runner in self._server_runners.items()
+            if role == "nats" or role in self.state.nats_nodes
+        )
 
-    def _start_services(self) -> None:
+    def _start_services(self, planned: list[Replica]) -> None:
         assert self._bus is not None
-        for entry in self.services:
+        for replica in planned:
+            port = self._api_ports.get(replica.key)
+            url = f"http://{self.settings.host}:{port}" if port else None
             runner = ServiceRunner(
-                entry,
-                env=self._service_env(entry.name),
-                log_path=self.paths.service_log(entry.name),
-                probe=self._bus.probe,
+                replica.entry,
+                env=self._service_env(replica),
+                log_path=self.paths.service_log(replica.key),
+                probe=partial(self._bus.probe, replica=replica.number),
                 on_change=self._update,
                 stop_timeout=self.settings.stop_timeout,
                 hang_timeout=self.settings.stack_hang_timeout,
                 ping_interval=self.settings.stack_ping_interval,
+                name=replica.key,
             )
-            self._runners[entry.name] = runner
-            self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{entry.name}"))
+            runner.state = runner.state.model_copy(
+                update={"service": replica.service, "replica": replica.number, "url": url}
+            )
+            self._runners[replica.key] = runner
+            self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{replica.key}"))
         self._update()
 
     async def _wait_healthy(self) -> None:
-        async def all_healthy() -> None:
-            await asyncio.gather(*(r.healthy.wait() for r in self._runners.values()))
-
-        healthy = asyncio.create_task(all_healthy())
-        stop = asyncio.create_task(self._stop.wait())
-        await asyncio.wait(
-            {healthy, stop},
-            timeout=self.settings.startup_timeout,
-            return_when=asyncio.FIRST_COMPLETED,
-        )
-        for task in (healthy, stop):
-            task.cancel()
+        await until_healthy(self._runners.values(), self._stop, self.settings.startup_timeout)
         if self._stop.is_set():
             raise _Interrupted
         late = [r for r in self._runners.values() if not r.healthy.is_set()]
         if late:
             report = "\n".join(f"--- {r.log_path}\n{log_tail(r.log_path)}" for r in late)
-            names = ", ".join(r.entry.name for r in late)
+            names = ", ".join(r.name for r in late)
             raise StartupError(
                 f"not healthy after {self.settings.startup_timeout:g}s: {names}\n{report}"
             )
@@ -365,11 +375,16 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the background supervisor; logs go to stdout (``logs/stack.log``)."""
     parser = argparse.ArgumentParser(description="Run the embedded Axonal stack.")
     parser.add_argument("--home", type=Path, help="AXONAL_HOME (default: from the environment)")
+    parser.add_argument(
+        "--cluster", action="store_true", help="3 NATS nodes, 2 replicas of every service"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(
         stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
     )
     settings = StackSettings(home=args.home) if args.home else StackSettings()
+    if args.cluster:
+        settings = settings.model_copy(update={"cluster": True})
     supervisor = Supervisor(settings)
     try:
         return asyncio.run(supervisor.run())

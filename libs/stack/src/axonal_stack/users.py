@@ -38,7 +38,12 @@ def read_passwords(path: Path, subjects: Subjects) -> dict[str, str]:
 
 
 def with_credentials(url: str, user: str, password: str) -> str:
-    """``url`` with ``user:password@`` (nats-py and the status probe read them there)."""
+    """``url`` with ``user:password@`` (nats-py and the status probe read them there); each
+    URL of a comma-separated list (a cluster's nodes) gets them."""
+    return ",".join(_with_credentials(one.strip(), user, password) for one in url.split(","))
+
+
+def _with_credentials(url: str, user: str, password: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or "127.0.0.1"
     netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}"

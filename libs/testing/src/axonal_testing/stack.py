@@ -2,6 +2,8 @@
 
 The CLI runs as a subprocess with every ``AXONAL_*`` variable of the test process removed, so
 the stack starts its own NATS and PostgreSQL whatever the developer's shell points at.
+``cluster_stack`` is the platform as ``axonal up --cluster`` runs it: three NATS nodes, two
+replicas of every service.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from axonal_stack.users import admin_url
 __all__ = [
     "RunningStack",
     "axonal_cli",
+    "cluster_stack",
     "running_stack",
     "stack",
     "stack_env",
@@ -72,7 +75,8 @@ def axonal_cli(
 class RunningStack:
     """A detached stack: where it is, and its ``axonal status --json`` document.
 
-    ``nats_url`` carries the credentials of the stack's NATS ``admin`` user."""
+    ``nats_url`` carries the credentials of the stack's NATS ``admin`` user (comma-separated
+    URLs for a cluster: :attr:`nats_servers` lists them for a NATS client)."""
 
     home: Path
     nats_url: str
@@ -84,6 +88,11 @@ class RunningStack:
     @property
     def api_url(self) -> str:
         return str(self.status["api_url"])
+
+    @property
+    def nats_servers(self) -> list[str]:
+        """The URLs of ``nats_url``, one per NATS node."""
+        return self.nats_url.split(",")
 
     @property
     def admin_token(self) -> str:
@@ -116,10 +125,14 @@ class RunningStack:
         return self.status
 
 
-def start_stack(home: Path, env: Mapping[str, str] | None = None) -> RunningStack:
-    """``axonal up --detach`` then ``axonal status --json``; raise with the output on failure."""
+def start_stack(
+    home: Path, env: Mapping[str, str] | None = None, *, cluster: bool = False
+) -> RunningStack:
+    """``axonal up --detach`` (with ``--cluster``) then ``axonal status --json``; raise with
+    the output on failure."""
     started = time.monotonic()
-    up = axonal_cli("up", "--detach", home=home, env=env)
+    flags = ["--cluster"] if cluster else []
+    up = axonal_cli("up", "--detach", *flags, home=home, env=env, timeout=_CLI_TIMEOUT * 2)
     elapsed = time.monotonic() - started
     if up.returncode != 0:
         raise RuntimeError(
@@ -147,12 +160,14 @@ def stack_variables(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
     PostgreSQL runs without fsync (``AXONAL_POSTGRES_DURABLE=false``): faster, and nothing
     needs to survive a machine crash. The scheduler also has a queue named ``serial`` with
-    concurrency 1, and the agent serves it beside ``default``. NATS, PostgreSQL and the api
-    prefer random free ports, so stacks started side by side never race for the default ones.
+    concurrency 1, and the agent serves it beside ``default``. NATS (and its cluster's routes),
+    PostgreSQL and the api prefer random free ports, so stacks started side by side never race
+    for the default ones.
     """
     env = {
         "AXONAL_POSTGRES_DURABLE": "false",
         "AXONAL_NATS_PORT": str(free_port()),
+        "AXONAL_NATS_CLUSTER_PORT": str(free_port()),
         "AXONAL_POSTGRES_PORT": str(free_port()),
         "AXONAL_API_PORT": str(free_port()),
         "AXONAL_SCHEDULER_QUEUE_CONCURRENCY": '{"serial": 1}',
@@ -167,15 +182,20 @@ def running_stack(
     tmp_path_factory: pytest.TempPathFactory,
     name: str = "stack",
     env: Mapping[str, str] | None = None,
+    *,
+    cluster: bool = False,
 ) -> Iterator[RunningStack]:
-    """A test stack (:func:`stack_variables` plus ``env``) in a fresh home, stopped on exit.
+    """A test stack (:func:`stack_variables` plus ``env``) in a fresh home, stopped on exit;
+    ``cluster``: as ``axonal up --cluster`` runs it.
 
     Its services' logs are kept in pytest's temp folder as ``<name>-logs``, for post-mortems.
     """
     home = tmp_path_factory.mktemp(name)
     variables = stack_variables(env)
+    if cluster:  # twice the processes to start on a machine that may be small
+        variables.setdefault("AXONAL_STARTUP_TIMEOUT", "240")
     try:
-        yield start_stack(home, variables)
+        yield start_stack(home, variables, cluster=cluster)
     finally:
         stop_stack(home, variables)
         if (home / "logs").is_dir():
@@ -189,4 +209,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
     """The embedded platform (every installed service) for the session, stopped at the end
     (:func:`running_stack`)."""
     with running_stack(tmp_path_factory) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
+    """The platform as ``axonal up --cluster`` runs it (three NATS nodes, streams with three
+    replicas, two replicas of every service), for one module: it is twice as many processes
+    as :func:`stack`, stopped as soon as the module is done with them."""
+    with running_stack(tmp_path_factory, "cluster", cluster=True) as running:
         yield running

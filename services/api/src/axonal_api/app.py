@@ -85,7 +85,14 @@ def build_app(settings: ApiSettings, *, connect: bool = True) -> FastAPI:
             inbox_prefix=settings.subjects.inbox_prefix("api"),
         )
         broker = create_broker(settings, service="api")
-        serve_ping(broker, settings.subjects, service="api", version=VERSION, checks=None)
+        serve_ping(
+            broker,
+            settings.subjects,
+            service="api",
+            version=VERSION,
+            checks=None,
+            replica=settings.replica,
+        )
         await broker.start()
         app.state.gateway = Gateway(
             nc,

@@ -53,6 +53,9 @@ class ApiSettings(BusSettings):
     )
     log_level: str = "INFO"
     log_json: bool | None = None
+    replica: int | None = Field(
+        default=None, ge=1, description="This api's number among its replicas (AXONAL_REPLICA)."
+    )
 
     @field_validator("api_token", "run_token_secret", "artifacts_url", "api_web_dir", mode="before")
     @classmethod

@@ -1,11 +1,12 @@
 """Pruning running trials by the sweep's ``earlyStopping`` policy.
 
-Every ``prune_interval`` seconds a replica reads the intermediate values of the running
-trials of each study that prunes: one downsampled series read per study from tracking, so
-nothing is added to the ingest path. It keeps the new steps (the trial's row and the study in
-memory), and the trials the study's pruner selects are stopped: ``scheduler.stop`` with the
-reason ``Pruned``, through the outbox, in the transaction that notes it on the trial (once).
-The stopped trial's ``run.done`` then counts it as ``pruned``, with its last value.
+Every ``prune_interval`` seconds one replica (:mod:`axonal_bus.ticks`) reads the
+intermediate values of the running trials of each study that prunes: one downsampled series
+read per study from tracking, so nothing is added to the ingest path. It keeps the new steps
+(the trial's row and the study in memory), and the trials the study's pruner selects are
+stopped: ``scheduler.stop`` with the reason ``Pruned``, through the outbox, in the
+transaction that notes it on the trial (once). The stopped trial's ``run.done`` then counts
+it as ``pruned``, with its last value.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
+from functools import partial
 
 import structlog
 
+from axonal_bus import ticks
 from axonal_bus.errors import AxonalError
 from axonal_bus.outbox import PendingEvents
 from axonal_db import Connection
@@ -79,16 +82,19 @@ async def prune_once(ctx: Context) -> None:
         await _prune_study(ctx, study)
 
 
+async def _round(ctx: Context) -> None:
+    try:
+        await prune_once(ctx)
+    except AxonalError as exc:  # tracking away now, say: the next round reads again
+        log.warning("pruning.skipped", error=str(exc))
+    except Exception:
+        log.exception("pruning.failed")
+
+
 async def watch(ctx: Context) -> None:
-    """Prune every ``prune_interval`` seconds until the service stops."""
-    while True:
-        await asyncio.sleep(ctx.settings.prune_interval)
-        try:
-            await prune_once(ctx)
-        except AxonalError as exc:  # tracking away now, say: the next round reads again
-            log.warning("pruning.skipped", error=str(exc))
-        except Exception:
-            log.exception("pruning.failed")
+    """Prune every ``prune_interval`` seconds, in one replica at a time, until the service
+    stops."""
+    await ticks.every(ctx.pool, "pruning", ctx.settings.prune_interval, partial(_round, ctx))
 
 
 async def start_watching(ctx: Context) -> None:
