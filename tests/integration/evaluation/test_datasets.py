@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
 from axonal_bus.outbox import event_headers
 from axonal_events import ErrorCode, new_event
@@ -40,14 +39,6 @@ from axonal_traces.experiments import experiment_id
 
 P = "project-1"
 SCHEMA = {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}}
-
-
-@pytest.fixture
-def call(evaluation, nats_client):
-    async def calling(method: Any, payload: Any) -> Any:
-        return await rpc.call(nats_client, evaluation.subjects, method, payload)
-
-    return calling
 
 
 async def refused(call, method: Any, payload: Any) -> RemoteError:

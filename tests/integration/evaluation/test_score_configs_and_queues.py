@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from axonal_bus import rpc
 from axonal_bus.errors import RemoteError
 from axonal_db import connect
 from axonal_evaluation.queues.review import add_to_queue
@@ -36,14 +35,6 @@ from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
 
 P = "project-1"
-
-
-@pytest.fixture
-def call(evaluation, nats_client):
-    async def calling(method: Any, payload: Any) -> Any:
-        return await rpc.call(nats_client, evaluation.subjects, method, payload)
-
-    return calling
 
 
 async def configs(call):
