@@ -250,7 +250,12 @@ async def test_a_deleted_project_leaves_no_row_and_no_object_in_any_service(
             return found if holders >= set(SERVICES) and wanted <= set(found) else None
 
         before = await wait_for(everywhere, timeout=60, message="the project's data everywhere")
-        kept_before = await naming(conn, kept_markers)
+
+        async def kept_everywhere() -> dict[str, int] | None:
+            found = await naming(conn, kept_markers)  # the other project's points landed too
+            return found if "tracking.metric_points" in found else None
+
+        kept_before = await wait_for(kept_everywhere, timeout=60, message="the other's data")
         assert len(await objects(s3_server, s3_bucket)) == 4
 
         accepted = await call(
