@@ -16,6 +16,7 @@ import shlex
 import shutil
 import sys
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from axonal_agent.domain.init_steps import plan_init
 from axonal_agent.domain.outcome import Verdict, verdict
 from axonal_agent.domain.resources import run_limits
 from axonal_agent.domain.service import service_spec
-from axonal_agent.ports import Process, ProcessSpec, SetupError
+from axonal_agent.ports import Launch, Process, ProcessSpec, SetupError, Waiting
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
 from axonal_agent.runs.reports import report_directly
@@ -97,21 +98,29 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     # After init: the working directory may be a folder it cloned or wrote.
     spec = _spec(ctx, attempt)
     process = attempt.process = await executor.start(spec, logs)
-    started = asyncio.get_running_loop().time()
+    clock = asyncio.get_running_loop().time
+    started = clock()
     if attempt.stopping:
         attempt.request_stop(settings.stop_grace_seconds)
+    # An executor that ends the run at its timeout itself (a Job's deadline) is left to.
+    limit = None if process.enforces_timeout else cmd.timeout_seconds
+    timed_out = False
     if spec.service is None:
-        await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
+        try:
+            if await asyncio.wait_for(process.running(partial(_waiting, ctx, attempt)), limit):
+                await _mark(ctx, attempt, RunStatus.RUNNING, process)
+        except TimeoutError:
+            timed_out = True
     elif (never := await _serve(ctx, attempt, process, logs)) is not None:
         return never
-    timeout = cmd.timeout_seconds
-    if timeout is not None:  # the time a service took to answer counts
-        timeout = max(0.0, timeout - (asyncio.get_running_loop().time() - started))
-    timed_out = False
-    try:
-        code = await asyncio.wait_for(process.wait(), timeout)
-    except TimeoutError:
-        timed_out = True
+    code: int | None = None
+    if not timed_out:  # the time it took to run (a service: to answer) counts
+        left = None if limit is None else max(0.0, limit - (clock() - started))
+        try:
+            code = await asyncio.wait_for(process.wait(), left)
+        except TimeoutError:
+            timed_out = True
+    if timed_out:
         logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
         await process.stop(settings.stop_grace_seconds)
         code = await process.wait()
@@ -126,6 +135,7 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         timeout=cmd.timeout_seconds,
         last_lines=list(logs.last_lines),
         memory_limit=spec.limits.memory if spec.limits is not None else None,
+        cause=process.cause,
     )
 
 
@@ -134,7 +144,7 @@ async def _serve(
 ) -> Verdict | None:
     """A service is ``starting`` until it answers, then ``running`` with its URLs; one that
     does not answer in time is stopped and fails (its verdict); ``None`` otherwise."""
-    await _mark(ctx, attempt, RunStatus.STARTING, process.pid)
+    await _mark(ctx, attempt, RunStatus.STARTING, process)
     bound = ctx.settings.service_ready_seconds
     if attempt.command.timeout_seconds is not None:
         bound = min(bound, attempt.command.timeout_seconds)
@@ -150,6 +160,13 @@ async def _serve(
         logs("agent", f"service ready: {', '.join(process.endpoints.values())}")
         await _mark(ctx, attempt, RunStatus.RUNNING, endpoints=process.endpoints)
     return None
+
+
+async def _waiting(ctx: Context, attempt: Attempt, waiting: Waiting) -> None:
+    """A started attempt that does not run yet says why (``starting``, ``unschedulable``,
+    ``warning``, with the executor's reason)."""
+    status = RunStatus(waiting.status)
+    await _mark(ctx, attempt, status, reason=waiting.reason, message=waiting.message)
 
 
 def _stopped_early(attempt: Attempt) -> Verdict:
@@ -171,6 +188,11 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
         api_url=ctx.settings.api_url,
         api_token=_run_token(ctx, attempt),
     )
+    if ctx.executor.runs_images:  # the run's images run as they are
+        launch = _launch(attempt, context)
+        return ProcessSpec(
+            [], {}, attempt.folder, service=service_spec(cmd.run, cmd.probe), launch=launch
+        )
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
     env = {k: localize(v, attempt.folder, cmd.run_uuid) for k, v in env.items()}
@@ -179,6 +201,23 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     argv = [localize(arg, attempt.folder, cmd.run_uuid) for arg in argv]
     service = service_spec(cmd.run, cmd.probe)
     return ProcessSpec(argv, env, cwd, run_limits(cmd.run), service)  # limits read at intake
+
+
+def _launch(attempt: Attempt, context: dict[str, str]) -> Launch:
+    cmd = attempt.command
+    return Launch(
+        run_uuid=cmd.run_uuid,
+        attempt=cmd.attempt,
+        project=attempt.project,
+        queue=cmd.queue,
+        run=cmd.run,
+        context=context,
+        folder=attempt.folder,
+        outputs_file=attempt.outputs_file,
+        to_env=cmd.to_env,
+        timeout=cmd.timeout_seconds,
+        probe=cmd.probe,
+    )
 
 
 def _docker_build(build: dict[str, Any], cwd: Path, env: dict[str, str]) -> list[str]:
@@ -219,16 +258,17 @@ async def _mark(
     ctx: Context,
     attempt: Attempt,
     status: RunStatus,
-    pid: int | None = None,
-    endpoints: dict[str, str] | None = None,
+    process: Process | None = None,
+    **fields: Any,
 ) -> None:
-    """Report ``starting`` or ``running`` (with the process id kept first, for a restart:
-    the report alone needs no transaction, and a restart in between reconciles the attempt
-    either way; a service's ``running`` carries its URLs)."""
+    """Report ``starting`` or ``running`` (with the started ``process`` kept first, for a
+    restart: the report alone needs no transaction, and a restart in between reconciles the
+    attempt either way); ``fields``: the report's ``reason``, ``message``, a service's
+    ``endpoints``."""
     cmd = attempt.command
     async with ctx.pool.acquire() as conn:
-        if pid is not None:
-            await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
+        if process is not None:
+            await store.set_running(conn, cmd.run_uuid, cmd.attempt, process.pid)
         events = await report_directly(
             ctx,
             conn,
@@ -237,7 +277,7 @@ async def _mark(
             status,
             project=attempt.project,
             correlation_id=attempt.correlation_id,
-            endpoints=endpoints or {},
+            **fields,
         )
     await ctx.publish_committed(events)
 

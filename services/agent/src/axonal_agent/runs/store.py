@@ -58,7 +58,7 @@ async def insert(
     return bool(added)
 
 
-async def set_running(conn: Connection, run_uuid: str, attempt: int, pid: int) -> None:
+async def set_running(conn: Connection, run_uuid: str, attempt: int, pid: int | None) -> None:
     await conn.execute(
         "UPDATE executions SET status = 'running', pid = $3, started_at = now() "
         "WHERE run_uuid = $1 AND attempt = $2",
