@@ -105,6 +105,7 @@ async def test_an_unschedulable_run_stays_pending_until_it_is_stopped(
     await publish_stopping(nats_client, bus_settings, run_uuid)
     final = await observed.wait_final(run_uuid)
 
+    assert final.message == "stopped on request"
     assert _reasons(observed, run_uuid) == [
         ("starting", None),
         ("unschedulable", "Unschedulable"),
