@@ -147,12 +147,23 @@ class Process(Protocol):
         """Ask it to end (SIGTERM), force it after ``grace`` seconds; returns once it is gone."""
         ...
 
+    async def detach(self) -> None:
+        """Stop following it and leave it running (:meth:`wait` then returns): the agent
+        stops, and its next life adopts it or ends it."""
+        ...
+
 
 class Executor(Protocol):
     @property
     def runs_images(self) -> bool:
         """Whether it runs the run's images from :attr:`ProcessSpec.launch` (a cluster),
         rather than the container's command on the agent's host."""
+        ...
+
+    @property
+    def outlives_agent(self) -> bool:
+        """Whether what it starts runs on when the agent stops (a cluster's workloads): the
+        agent then leaves it for its next life to adopt, else it stops it."""
         ...
 
     async def prepare(self, folder: Path, steps: Sequence[InitStep], log: LogSink) -> None:

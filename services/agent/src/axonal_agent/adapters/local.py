@@ -138,6 +138,10 @@ class LocalProcess:
         self._release()
         return code
 
+    async def detach(self) -> None:
+        """A local process does not outlive its agent: it is ended at once."""
+        await self.stop(0)
+
     async def stop(self, grace: float) -> None:
         if _killpg(self.pid, signal.SIGTERM):
             with contextlib.suppress(TimeoutError):
@@ -156,6 +160,7 @@ class LocalExecutor:
     """Runs attempts as local processes (see the module docstring)."""
 
     runs_images = False
+    outlives_agent = False
 
     def __init__(self) -> None:
         self._pinned: list[LocalProcess] = []  # started with a cpu affinity

@@ -15,6 +15,7 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Awaitable
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -46,7 +47,7 @@ from axonal_bus.run_tokens import issue_run_token
 from axonal_db import transaction
 from axonal_events import RunStatus
 
-__all__ = ["read_outputs", "run"]
+__all__ = ["log_stream", "read_outputs", "resume", "run"]
 
 log = structlog.get_logger(__name__)
 
@@ -60,16 +61,43 @@ def read_outputs(path: Path) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
+def log_stream(ctx: Context, attempt: Attempt, first_seq: int = 0) -> LogStream:
+    """The attempt's log stream (``first_seq``: lines it had before the agent restarted)."""
+    cmd, file = attempt.command, attempt.folder / "logs.txt"
+    js = jetstream(ctx.broker)
+    return LogStream(js, ctx.subjects, cmd.run_uuid, cmd.attempt, file, first_seq=first_seq)
+
+
 async def run(ctx: Context, attempt: Attempt) -> None:
-    """Execute and report the final status; never raises, never leaves a process."""
-    cmd = attempt.command
-    logs = LogStream(
-        jetstream(ctx.broker), ctx.subjects, cmd.run_uuid, cmd.attempt, attempt.folder / "logs.txt"
-    )
+    """Execute and report the final status; never raises, never leaves a process (but one
+    the agent leaves running for its next life as it stops, unreported)."""
+    logs = log_stream(ctx, attempt)
     logs.start()
+    await _conclude(ctx, attempt, logs, _execute(ctx, attempt, logs))
+
+
+async def resume(ctx: Context, attempt: Attempt, logs: LogStream) -> None:
+    """Follow an attempt adopted after a restart (its process given, ``logs`` started) to
+    its end and report it, as :func:`run` does."""
+    await _conclude(ctx, attempt, logs, _ended(ctx, attempt, logs))
+
+
+async def _ended(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
+    process = attempt.process
+    if process is None:
+        raise ValueError("an adopted attempt has its process")
+    code = await process.wait()
+    return await _verdict(ctx, attempt, logs, code, timed_out=False)
+
+
+async def _conclude(
+    ctx: Context, attempt: Attempt, logs: LogStream, execution: Awaitable[Verdict]
+) -> None:
+    """Await the attempt's verdict, then close its logs and report it."""
+    cmd = attempt.command
     result: Verdict
     try:
-        result = await _execute(ctx, attempt, logs)
+        result = await execution
     except (SetupError, InvalidRunError) as exc:
         reason = exc.reason if isinstance(exc, SetupError) else "InvalidSpec"
         logs("agent", f"error: {exc}")
@@ -81,6 +109,9 @@ async def run(ctx: Context, attempt: Attempt) -> None:
         if attempt.process is not None:  # e.g. the database failed after the start
             await attempt.process.stop(0)
     await logs.close()
+    if attempt.detached:  # left running as the agent stops: its next life adopts it
+        log.info("attempt.left", run_uuid=cmd.run_uuid)
+        return
     outputs = read_outputs(attempt.outputs_file)
     await _final_report(ctx, attempt, result, outputs, logs.lines)
     log.info("attempt.done", run_uuid=cmd.run_uuid, status=result.status, reason=result.reason)
@@ -124,6 +155,20 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
         await process.stop(settings.stop_grace_seconds)
         code = await process.wait()
+    memory = spec.limits.memory if spec.limits is not None else None
+    return await _verdict(ctx, attempt, logs, code, timed_out=timed_out, memory_limit=memory)
+
+
+async def _verdict(
+    ctx: Context,
+    attempt: Attempt,
+    logs: LogStream,
+    code: int | None,
+    *,
+    timed_out: bool,
+    memory_limit: int | None = None,
+) -> Verdict:
+    """How the attempt's process ended (once a stop under way is over)."""
     if attempt.stop_task is not None:
         await attempt.stop_task
     if attempt.shutting_down:
@@ -132,10 +177,10 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         code,
         stopped=attempt.stopping and not timed_out,
         timed_out=timed_out,
-        timeout=cmd.timeout_seconds,
+        timeout=attempt.command.timeout_seconds,
         last_lines=list(logs.last_lines),
-        memory_limit=spec.limits.memory if spec.limits is not None else None,
-        cause=process.cause,
+        memory_limit=memory_limit,
+        cause=attempt.process.cause if attempt.process is not None else None,
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from kubernetes_asyncio.client import ApiClient
@@ -184,8 +184,8 @@ class KubeClient:
     ) -> AsyncIterator[str]:
         """The container's log lines as they come (from ``since``), until it terminates."""
         query: list[tuple[str, Any]] = [("container", container), ("follow", "true")]
-        if since is not None:
-            query.append(("sinceTime", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        if since is not None:  # RFC 3339 with its fraction: the API parses it to the nanosecond
+            query.append(("sinceTime", since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")))
         path = f"{_path(POD, namespace, pod)}/log"
         response = await self._call("GET", path, query, stream=True)
         try:

@@ -65,6 +65,7 @@ class KubernetesExecutor:
     makes the API client, once, on first use."""
 
     runs_images = True
+    outlives_agent = True
 
     def __init__(
         self,

@@ -30,6 +30,7 @@ from axonal_agent.adapters.kubernetes.observer import Observer
 from axonal_agent.domain.kube import Observation
 from axonal_agent.domain.outcome import Cause
 from axonal_agent.ports import LogSink, Waiting, WaitingSink
+from axonal_bus.aio import cancel_and_wait
 
 __all__ = ["KubeProcess"]
 
@@ -157,8 +158,11 @@ class KubeProcess:
         return await asyncio.wait_for(self._until(), timeout)
 
     async def wait(self) -> int | None:
-        if self._task is not None:
-            await asyncio.shield(self._task)
+        task = self._task
+        if task is not None:
+            await asyncio.wait([task])
+            if not task.cancelled():  # detached: it runs on
+                task.result()
         seen = self.observation
         if seen is None:
             return None
@@ -176,8 +180,13 @@ class KubeProcess:
                 pods = [(POD, str(pod["metadata"]["name"])) for pod in listing.items]
                 await self._delete(pods, max(0, math.ceil(grace)))
         if self._task is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._task), grace + 30)
+            await asyncio.wait([self._task], timeout=grace + 30)
+
+    async def detach(self) -> None:
+        """Stop watching it and following its logs; it runs on, for the agent's next life."""
+        if self._task is not None:
+            await cancel_and_wait([self._task])
+        await self._logs.drain(0)
 
     async def _delete(self, objects: Any, grace: int | None = None) -> None:
         for kind, name in objects:
