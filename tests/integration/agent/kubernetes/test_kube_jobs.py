@@ -51,3 +51,28 @@ async def test_a_job_runs_to_success_with_its_logs_and_outputs(
     # the Secret is gone with the attempt; the Job stays for its logs until its ttl
     assert kube_double.get("secrets", NS, secret) is None
     assert kube_double.get("jobs", NS, name) is not None
+
+
+async def test_the_agent_reaches_its_cluster_through_a_kubeconfig_file(
+    kube_agent, kube_double: KubeDouble, observed, execute, tmp_path
+):
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [{"name": "double", "cluster": {"server": kube_double.url}}],
+                "users": [{"name": "tester", "user": {"token": "a-token"}}],
+                "contexts": [{"name": "test", "context": {"cluster": "double", "user": "tester"}}],
+                "current-context": "test",
+            }
+        )
+    )
+    await kube_agent(kube_api_host=None, kube_config=kubeconfig)
+    run_uuid, name = await launch(execute, "jobs/hello.yaml")
+    await wait_for(lambda: observed.statuses(run_uuid) == ["starting"], message="starting")
+    await kube_double.play(kube_double.scenarios.succeeded(NS, name))
+    final = await observed.wait_final(run_uuid)
+
+    assert final.status == "succeeded"
