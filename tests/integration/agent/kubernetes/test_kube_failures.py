@@ -117,3 +117,15 @@ async def test_an_unschedulable_run_stays_pending_until_it_is_stopped(
         (d.resource, d.name, d.requested) for d in kube_double.deletions if d.resource == "jobs"
     ]
     assert jobs == [("jobs", name, "Background")]
+
+
+async def test_a_run_kubernetes_cannot_take_fails_before_anything_is_created(
+    kube_agent, kube_double: KubeDouble, observed, execute, created
+):
+    await kube_agent(kube_default_image=None)
+    run_uuid = await execute({"kind": "job", "container": {"command": ["python", "train.py"]}})
+    final = await observed.wait_final(run_uuid)
+
+    assert (final.status, final.reason) == ("failed", "InvalidSpec")
+    assert final.message == "container.image: no image, and the agent has no default image"
+    assert created.objects == []

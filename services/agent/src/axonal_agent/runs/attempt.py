@@ -119,7 +119,10 @@ async def _conclude(
 
 async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     cmd, settings, executor = attempt.command, ctx.settings, ctx.executor
-    steps = plan_init(cmd.run, attempt.folder, settings.artifacts_root)
+    # A cluster runs the init steps in the pods; here they are the agent's to carry out.
+    steps = (
+        [] if executor.runs_images else plan_init(cmd.run, attempt.folder, settings.artifacts_root)
+    )
     _spec(ctx, attempt)  # an invalid command fails before any init step runs
     if steps:  # init steps take time: say so (without any, ``running`` follows at once)
         await _mark(ctx, attempt, RunStatus.STARTING)

@@ -12,6 +12,7 @@ the workloads and Secrets labelled with this agent that no open attempt has.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
@@ -35,7 +36,7 @@ from axonal_agent.adapters.kubernetes.launch import (
 )
 from axonal_agent.adapters.kubernetes.process import KubeProcess
 from axonal_agent.domain.init_steps import InitStep
-from axonal_agent.domain.kube import Cluster, build_workload
+from axonal_agent.domain.kube import Cluster, Kind, build_workload
 from axonal_agent.domain.kube.target import (
     AGENT_LABEL,
     ATTEMPT_LABEL,
@@ -109,12 +110,18 @@ class KubernetesExecutor:
         client = await self.client()
         secret = secret_manifest(target, launch.context)
         made = [*([secret] if secret is not None else []), *workload.objects]
+        done: list[tuple[Kind, str]] = []
         try:
             for obj in made:
-                _, created = await client.create(kind_of(obj), target.namespace, obj)
+                kind, name = kind_of(obj), str(obj["metadata"]["name"])
+                _, created = await client.create(kind, target.namespace, obj)
+                done.append((kind, name))
                 if not created:
-                    log("agent", f"kubernetes: {obj['kind']} {obj['metadata']['name']} exists")
+                    log("agent", f"kubernetes: {obj['kind']} {name} exists")
         except TRANSIENT as exc:
+            with contextlib.suppress(*TRANSIENT):  # what was made goes (else the next sweep)
+                for kind, name in reversed(done):
+                    await client.delete(kind, target.namespace, name)
             raise SetupError("StartFailed", f"kubernetes refused the run: {_why(exc)}") from None
         where = f"{workload.kind.kind} {target.namespace}/{workload.name}"
         log("agent", f"kubernetes: {where} created; pods {workload.label_selector}")
