@@ -81,13 +81,13 @@ class ProcessSpec:
 
 @dataclass(frozen=True, slots=True)
 class Orphan:
-    """An attempt an earlier life of this agent left open, to re-attach to: its folder on
-    this host and the time of the last line it logged (``None``: none)."""
+    """An attempt an earlier life of this agent left open, to re-attach to: its outputs file
+    on this host and the time of the last line it logged (``None``: none)."""
 
     run_uuid: str
     attempt: int
     queue: str
-    folder: Path
+    outputs_file: Path
     logged_until: datetime | None = None
 
 

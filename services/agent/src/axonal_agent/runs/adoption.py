@@ -50,7 +50,9 @@ async def adopt(ctx: Context, execution: Execution) -> bool:
     attempt = _attempt(execution)
     lines, last = await asyncio.to_thread(resume_point, attempt.folder / "logs.txt")
     logs = attempts.log_stream(ctx, attempt, first_seq=lines)
-    orphan = Orphan(execution.run_uuid, execution.attempt, execution.queue, attempt.folder, last)
+    orphan = Orphan(
+        execution.run_uuid, execution.attempt, execution.queue, attempt.outputs_file, last
+    )
     try:
         attempt.process = await ctx.executor.adopt(orphan, logs)
     except Exception:  # the cluster cannot tell: the attempt is reconciled as gone

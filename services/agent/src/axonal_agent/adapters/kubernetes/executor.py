@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -28,7 +29,6 @@ from axonal_agent.adapters.kubernetes.handle import Timing
 from axonal_agent.adapters.kubernetes.launch import (
     PRIMARY_KINDS,
     adopted_handle,
-    cluster_for,
     handle_of,
     kind_of,
     secret_manifest,
@@ -102,7 +102,7 @@ class KubernetesExecutor:
         launch = spec.launch
         if launch is None:
             raise SetupError("StartFailed", "the Kubernetes executor needs the compiled run")
-        cluster = cluster_for(self.cluster, self.namespaces, launch.queue)
+        cluster = replace(self.cluster, namespace=self._namespace(launch.queue))
         target = target_of(launch, cluster, self.agent)
         workload = build_workload(launch.run, target)  # InvalidRunError: the spec's fault
         for note in workload.notes:
@@ -149,7 +149,12 @@ class KubernetesExecutor:
         name = workload_name(orphan.run_uuid, orphan.attempt)
         hex_uuid = uuid.UUID(orphan.run_uuid).hex
         for kind in PRIMARY_KINDS:
-            found = await client.get(kind, namespace, name)
+            try:
+                found = await client.get(kind, namespace, name)
+            except ApiException as exc:
+                if exc.status == 403:  # a kind the agent may not use: not one it launched
+                    continue
+                raise
             labels = ((found or {}).get("metadata") or {}).get("labels") or {}
             if found is None or labels.get(RUN_UUID_LABEL) != hex_uuid:
                 continue
@@ -159,7 +164,7 @@ class KubernetesExecutor:
                 client,
                 handle,
                 log,
-                orphan.folder / "outputs.json",
+                orphan.outputs_file,
                 self.timing,
                 since=orphan.logged_until,
             )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from axonal_agent.adapters.kubernetes.client import SECRET
@@ -43,7 +42,6 @@ __all__ = [
     "OUTPUTS_FILE",
     "PRIMARY_KINDS",
     "adopted_handle",
-    "cluster_for",
     "handle_of",
     "kind_of",
     "secret_manifest",
@@ -146,9 +144,3 @@ def adopted_handle(kind: Kind, run_uuid: str, attempt: int, namespace: str) -> H
         enforces_timeout=True,  # no timeout but the cluster's is left after a restart
         spread=kind in _SPREAD,
     )
-
-
-def cluster_for(cluster: Cluster, namespaces: Mapping[str, str], queue: str) -> Cluster:
-    """``cluster`` in the namespace of ``queue`` (its own when the queue has none)."""
-    namespace = namespaces.get(queue)
-    return replace(cluster, namespace=namespace) if namespace else cluster

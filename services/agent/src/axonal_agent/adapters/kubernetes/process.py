@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from axonal_agent.adapters.kubernetes.feeds import TRANSIENT
 from axonal_agent.adapters.kubernetes.handle import Handle, Timing
 from axonal_agent.adapters.kubernetes.logs import PodLogs
 from axonal_agent.adapters.kubernetes.observer import Observer
-from axonal_agent.domain.kube import Observation
+from axonal_agent.domain.kube import Kind, Observation
 from axonal_agent.domain.outcome import Cause
 from axonal_agent.ports import LogSink, Waiting, WaitingSink
 from axonal_bus.aio import cancel_and_wait
@@ -188,7 +188,7 @@ class KubeProcess:
             await cancel_and_wait([self._task])
         await self._logs.drain(0)
 
-    async def _delete(self, objects: Any, grace: int | None = None) -> None:
+    async def _delete(self, objects: Iterable[tuple[Kind, str]], grace: int | None = None) -> None:
         for kind, name in objects:
             await self._client.delete(kind, self.handle.namespace, name, grace)
 
@@ -201,10 +201,8 @@ class KubeProcess:
 
     async def _finish(self) -> None:
         """Drain the logs, keep a success's outputs, delete what is not kept."""
-        handle, succeeded = (
-            self.handle,
-            self.observation is not None and self.observation.phase == "succeeded",
-        )
+        handle, seen = self.handle, self.observation
+        succeeded = seen is not None and seen.phase == "succeeded"
         with contextlib.suppress(*TRANSIENT):  # the pods as they are now, whichever watch lagged
             fresh = [
                 pod
