@@ -127,7 +127,18 @@ class AgentSettings(ServiceSettings):
     )
     kube_watch_seconds: int = Field(default=300, ge=1)
 
-    @field_validator("run_token_secret", "run_nats_url", mode="before")
+    @field_validator(
+        "run_token_secret",
+        "run_nats_url",
+        "kube_config",
+        "kube_context",
+        "kube_api_host",
+        "kube_service_account",
+        "kube_artifacts_claim",
+        "kube_store_claim",
+        "kube_default_image",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return value or None
