@@ -15,7 +15,7 @@ WEB_INPUTS := $(shell find $(WEB)/src $(WEB)/public -type f 2>/dev/null) \
 # Touched after `npm ci`: node_modules is as old as its last install.
 WEB_MODULES := $(WEB)/node_modules/.installed
 
-.PHONY: install up down status web test lint format bench asyncapi nats-users k8s-fields clean
+.PHONY: install up down status web test lint format bench asyncapi nats-users k8s-fields k8s-smoke clean
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,9 @@ asyncapi: install ## Regenerate the committed AsyncAPI document
 
 nats-users: install ## Regenerate the NATS users and permissions of deploy/ (compose and Kubernetes)
 	$(RUN) python scripts/nats-users
+
+k8s-smoke: install ## The agent's Kubernetes executor runs a job on the cluster of KUBECONFIG (namespace AXONAL_K8S_NAMESPACE)
+	$(RUN) pytest -m k8s tests/integration/agent/kubernetes
 
 k8s-fields: install ## Regenerate the Kubernetes field names the spec library checks
 	$(RUN) python libs/spec/tools/k8s_fields.py > libs/spec/src/axonal_spec/models/k8s_fields.json

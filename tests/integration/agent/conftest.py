@@ -117,10 +117,11 @@ class AgentHandle:
 
 @pytest.fixture
 def start_agent(service_settings, running_service, tmp_path):
-    """Start an agent of this test (``start_agent(cpu=1, executor=...)``): small slots, fast
-    heartbeats and retries; it is stopped after the test."""
+    """Start an agent of this test (``start_agent(cpu=1, run_on=...)``, ``run_on``: an
+    executor of the test's; settings by name): small slots, fast heartbeats and retries; it
+    is stopped after the test."""
 
-    async def start(executor: Executor | None = None, **overrides: Any) -> AgentHandle:
+    async def start(run_on: Executor | None = None, **overrides: Any) -> AgentHandle:
         fields: dict[str, Any] = {
             "name": f"agent-{uuid.uuid4().hex[:8]}",
             "queues": ["default"],
@@ -134,7 +135,7 @@ def start_agent(service_settings, running_service, tmp_path):
             "slot_retry_seconds": 0.2,
         }
         settings = service_settings(AgentSettings, **(fields | overrides))
-        app = build_app(settings, executor)
+        app = build_app(settings, run_on)
         stopped = asyncio.Event()
 
         async def mark_stopped() -> None:

@@ -167,3 +167,24 @@ async def test_a_failed_pod_is_replaced_while_the_backoff_limit_allows(
     job = await BatchV1Api(api).read_namespaced_job(JOB, NS)
     assert job.status.failed == 2
     assert _conditions(job)["Failed"].status == "True"
+
+
+async def test_the_termination_message_is_what_the_container_wrote_else_its_log_on_error(
+    api: ApiClient, kube_double: KubeDouble
+):
+    manifest = job_manifest(JOB)
+    container = manifest["spec"]["template"]["spec"]["containers"][0]
+    container["terminationMessagePolicy"] = "FallbackToLogsOnError"
+    await BatchV1Api(api).create_namespaced_job(NS, manifest)
+    await kube_double.play(kube_double.scenarios.succeeded(NS, JOB, message='{"loss": 0.1}'))
+    [ok] = kube_double.pods(NS, f"job-name={JOB}")
+    await BatchV1Api(api).create_namespaced_job(NS, {**manifest, "metadata": {"name": "step-b"}})
+    lines = tuple(f"line {n}" for n in range(100))
+    await kube_double.play(kube_double.scenarios.failed(NS, "step-b", 3, lines))
+    [failed] = kube_double.pods(NS, "job-name=step-b")
+
+    assert ok["status"]["containerStatuses"][0]["state"]["terminated"]["message"] == (
+        '{"loss": 0.1}'
+    )
+    message = failed["status"]["containerStatuses"][0]["state"]["terminated"]["message"]
+    assert message == "\n".join(lines[20:])

@@ -10,6 +10,7 @@ from kubernetes_asyncio.client import ApiClient, BatchV1Api, CoreV1Api
 from kubernetes_asyncio.client.exceptions import ApiException
 
 from axonal_testing.kube.double import KubeDouble
+from axonal_testing.kube.resources import by_plural
 from axonal_testing.waiting import wait_for
 
 from .conftest import NS, job_manifest
@@ -200,3 +201,36 @@ async def test_a_job_watch_by_name_follows_its_status(api: ApiClient, kube_doubl
     assert conditions == ["SuccessCriteriaMet", "Complete"]
     versions = [int(j.metadata.resource_version) for j in jobs]
     assert versions == sorted(versions)
+
+
+async def test_an_outage_cuts_the_watches_and_serves_again_at_the_same_url(
+    api: ApiClient, kube_double: KubeDouble
+):
+    core = CoreV1Api(api)
+    version = (await core.list_namespaced_config_map(NS)).metadata.resource_version
+    url = kube_double.url
+
+    async def watching() -> list[tuple[str, str]]:
+        async with watch.Watch() as w:
+            stream = w.stream(
+                core.list_namespaced_config_map, NS, resource_version=version, timeout_seconds=30
+            )
+            return await _events(stream)
+
+    cut = asyncio.create_task(watching())
+    await wait_for(lambda: kube_double.store.watching == 1)
+    async with kube_double.outage():
+        assert await asyncio.wait_for(cut, 5) == []
+        kube_double.store.create(by_plural("configmaps"), NS, {"metadata": {"name": "while-away"}})
+        kube_double.compact()
+
+    listing = await core.list_namespaced_config_map(NS)
+    assert kube_double.url == url
+    assert [i.metadata.name for i in listing.items] == ["while-away"]
+    async with watch.Watch() as w:
+        stream = w.stream(
+            core.list_namespaced_config_map, NS, resource_version=version, timeout_seconds=1
+        )
+        with pytest.raises(ApiException) as caught:
+            await _events(stream)
+    assert caught.value.status == 410

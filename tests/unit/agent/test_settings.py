@@ -39,3 +39,14 @@ def test_one_settings_object_reads_the_shared_variables_and_the_stack_secret(mon
     assert settings.name == "gpu-box"
     assert settings.run_token_secret is not None
     assert settings.run_token_secret.get_secret_value() == "from-the-stack"
+
+
+def test_the_executor_is_local_unless_told_and_empty_kube_values_are_unset(monkeypatch):
+    assert AgentSettings().executor == "local"
+    monkeypatch.setenv("AXONAL_AGENT_EXECUTOR", "kubernetes")
+    monkeypatch.setenv("AXONAL_AGENT_KUBE_CONFIG", "")
+    monkeypatch.setenv("AXONAL_AGENT_KUBE_API_HOST", "")
+    settings = AgentSettings()
+    assert settings.executor == "kubernetes"
+    assert (settings.kube_config, settings.kube_api_host) == (None, None)
+    assert (settings.kube_namespace, settings.kube_stuck_after_seconds) == ("default", 300)

@@ -1,8 +1,10 @@
 """``axonal.tracking.log_outputs``: merged, atomic, and only inside a run."""
 
+import errno
 import json
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -25,6 +27,21 @@ def test_a_value_that_is_not_json_leaves_the_file_as_it_was(tmp_path, monkeypatc
     with pytest.raises(TypeError):
         tracking.log_outputs(b=object())
     assert json.loads(target.read_text()) == {"a": 1}
+
+
+def test_a_file_that_cannot_be_replaced_is_rewritten_in_place(tmp_path, monkeypatch):
+    """Kubernetes' termination log is a mount point, in a folder a run may not write."""
+    target = tmp_path / "termination-log"
+    target.write_text("")
+    monkeypatch.setenv("AXONAL_RUN_OUTPUTS_FILE", str(target))
+
+    def busy(*args, **kwargs):
+        raise OSError(errno.EBUSY, "Device or resource busy")
+
+    monkeypatch.setattr(tempfile, "mkstemp", busy)
+    tracking.log_outputs(loss=0.5)
+    assert tracking.log_outputs(epochs=3) == {"loss": 0.5, "epochs": 3}
+    assert json.loads(target.read_text()) == {"loss": 0.5, "epochs": 3}
 
 
 def test_outside_a_run_is_a_clear_error(monkeypatch):

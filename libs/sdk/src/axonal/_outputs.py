@@ -28,7 +28,9 @@ def outputs_file() -> Path:
 
 def merge_outputs(values: dict[str, Any]) -> dict[str, Any]:
     """Merge ``values`` into the outputs file, replaced atomically (the agent never reads half
-    a write); every output."""
+    a write); every output. A file that cannot be replaced (Kubernetes mounts a container's
+    termination log, read once the container ended, in a folder it may not write) is
+    rewritten in place."""
     path = outputs_file()
     current: dict[str, Any] = {}
     if path.exists():
@@ -37,6 +39,14 @@ def merge_outputs(values: dict[str, Any]) -> dict[str, Any]:
     current.update(values)
     text = json.dumps(current, indent=2, sort_keys=True)  # fails before touching the file
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _replace(path, text)
+    except OSError:
+        path.write_text(text, encoding="utf-8")
+    return current
+
+
+def _replace(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".outputs-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -45,4 +55,3 @@ def merge_outputs(values: dict[str, Any]) -> dict[str, Any]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return current

@@ -32,6 +32,7 @@ class Attempt:
     process: Process | None = None
     stopping: bool = False
     shutting_down: bool = False
+    detached: bool = False
     stop_task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @property
@@ -52,6 +53,13 @@ class Attempt:
         self.stopping = True
         if self.process is not None and self.stop_task is None:
             self.stop_task = asyncio.create_task(self.process.stop(grace))
+
+    def detach(self) -> None:
+        """The agent stops and leaves the started process running, for its next life to
+        adopt: no final report is made."""
+        self.detached = True
+        if self.process is not None and self.stop_task is None:
+            self.stop_task = asyncio.create_task(self.process.detach())
 
 
 class Agent:

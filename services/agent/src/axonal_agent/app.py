@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from faststream import FastStream
@@ -23,10 +24,27 @@ SERVICE = Service(
 )
 
 
+def _executor(settings: AgentSettings) -> tuple[Executor, Callable[[], Awaitable[None]] | None]:
+    """The executor ``settings.executor`` names, and what closes it."""
+    if settings.executor != "kubernetes":
+        return LocalExecutor(), None
+    # kubernetes_asyncio takes seconds to import: only an agent that uses it does.
+    from axonal_agent.adapters.kubernetes import kubernetes_executor  # noqa: PLC0415
+
+    kubernetes = kubernetes_executor(settings)
+    return kubernetes, kubernetes.close
+
+
 def build_app(settings: AgentSettings, executor: Executor | None = None) -> FastStream:
     """The agent on ``settings``: ``await build_app(settings).run()``. Its attempts run on
-    ``executor``, local processes unless told otherwise."""
-    ctx = Context(SERVICE, settings, executor or LocalExecutor())
+    ``executor``, else on the one ``settings.executor`` names (local processes, or
+    workloads of a Kubernetes cluster)."""
+    close = None
+    if executor is None:
+        executor, close = _executor(settings)
+    ctx = Context(SERVICE, settings, executor)
+    if close is not None:  # after the attempts stopped: shutdown hooks run in reverse
+        ctx.on_shutdown(close)
     runs_handlers.register(ctx)
     runs_lifecycle.register(ctx)
     return ctx.application()

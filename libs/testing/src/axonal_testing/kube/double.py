@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import contextlib
+from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -40,7 +41,8 @@ class KubeDouble:
       ``dask_job``, ``set_status``, ``pods``);
     - :meth:`log` appends container log lines, :meth:`patch_status` changes a status,
       :meth:`compact` forgets the watch history (410 Gone after), :meth:`bookmark` sends
-      BOOKMARK events, ``deletions`` records every DELETE and its propagation policy.
+      BOOKMARK events, :meth:`outage` takes the server away for a while, ``deletions``
+      records every DELETE and its propagation policy.
     """
 
     def __init__(self) -> None:
@@ -66,6 +68,23 @@ class KubeDouble:
         await site.start()
         bound_host, bound_port = self._runner.addresses[0][:2]
         self.url = f"http://{bound_host}:{bound_port}"
+
+    @contextlib.asynccontextmanager
+    async def outage(self) -> AsyncIterator[None]:
+        """The API server is away inside the block: its watches and log streams are cut,
+        nothing answers; then it serves again at the same ``url``. The store and the
+        controllers go on (script changes meanwhile: clients see them only by listing or
+        watching again)."""
+        if self._runner is None:
+            raise RuntimeError("the double is not serving")
+        host, port = self._runner.addresses[0][:2]
+        self.store.close()
+        await self._runner.cleanup()
+        self._runner = None
+        try:
+            yield
+        finally:
+            await self.start(host, port)
 
     async def stop(self) -> None:
         """End every watch and log stream, then stop serving."""

@@ -160,11 +160,38 @@ class Kubelet:
         exit_code: int = 0,
         reason: str | None = None,
         container: str | None = None,
+        message: str | None = None,
     ) -> None:
         """Containers exit (all, or ``container``); the pod's phase follows
-        (``Completed`` for exit 0, ``Error`` otherwise, unless ``reason`` says e.g. OOMKilled)."""
+        (``Completed`` for exit 0, ``Error`` otherwise, unless ``reason`` says e.g. OOMKilled).
+
+        ``message`` is what they wrote to their ``terminationMessagePath``: their
+        termination message. Without one, a container that failed and whose
+        ``terminationMessagePolicy`` is ``FallbackToLogsOnError`` gets the end of its log,
+        "limited to 2048 bytes or 80 lines, whichever is smaller"
+        (https://kubernetes.io/docs/tasks/debug/debug-application/determine-reason-pod-failure/#customizing-the-termination-message).
+        """
         reason = reason or ("Completed" if exit_code == 0 else "Error")
-        self._write(namespace, name, lambda pod: _terminate(pod, exit_code, reason, container))
+        pod = self._store.require(POD, namespace, name)
+        messages = {
+            c["name"]: text
+            for c in pod["spec"]["containers"]
+            if (text := self._message(pod, c, exit_code, message)) is not None
+        }
+        self._write(
+            namespace, name, lambda pod: _terminate(pod, exit_code, reason, container, messages)
+        )
+
+    def _message(
+        self, pod: dict[str, Any], container: dict[str, Any], exit_code: int, written: str | None
+    ) -> str | None:
+        if written is not None:
+            return written
+        if exit_code == 0 or container.get("terminationMessagePolicy") != "FallbackToLogsOnError":
+            return None
+        lines = [line.text for line in self._logs.lines(pod["metadata"]["uid"], container["name"])]
+        tail = "\n".join(lines[-80:]).encode()[-2048:].decode("utf-8", errors="ignore")
+        return tail or None
 
     def evict(self, namespace: str, name: str, message: str | None = None) -> None:
         """Node-pressure eviction: phase ``Failed``, ``status.reason`` ``Evicted``, and a
@@ -252,7 +279,13 @@ def _container(spec: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _terminate(pod: dict[str, Any], exit_code: int, reason: str, container: str | None) -> None:
+def _terminate(
+    pod: dict[str, Any],
+    exit_code: int,
+    reason: str,
+    container: str | None,
+    messages: dict[str, str] | None = None,
+) -> None:
     status = pod.setdefault("status", {})
     if "containerStatuses" not in status:
         status["containerStatuses"] = [
@@ -271,6 +304,8 @@ def _terminate(pod: dict[str, Any], exit_code: int, reason: str, container: str 
                     "containerID": f"containerd://{pod['metadata']['uid']}-{c['name']}",
                 }
             }
+            if (messages or {}).get(c["name"]) is not None:
+                c["state"]["terminated"]["message"] = (messages or {})[c["name"]]
             c.update(ready=False, started=False)
     states = [c["state"] for c in status["containerStatuses"]]
     if all("terminated" in s for s in states):

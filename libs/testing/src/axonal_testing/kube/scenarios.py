@@ -52,14 +52,25 @@ class Scenarios:
             Step("logs", logs),
         ]
 
-    def succeeded(self, namespace: str, job: str, lines: tuple[str, ...] = ("done",)) -> list[Step]:
-        """Pending -> Running -> Succeeded: the container exits 0 (reason ``Completed``);
-        the Job gets ``SuccessCriteriaMet`` and ``Complete``."""
+    def succeeded(
+        self,
+        namespace: str,
+        job: str,
+        lines: tuple[str, ...] = ("done",),
+        message: str | None = None,
+    ) -> list[Step]:
+        """Pending -> Running -> Succeeded: the container exits 0 (reason ``Completed``),
+        leaving ``message`` as its termination message; the Job gets ``SuccessCriteriaMet``
+        and ``Complete``."""
         kubelet = self._kubelet
+
+        def succeeded() -> None:
+            kubelet.terminate(namespace, self._pod(namespace, job), 0, message=message)
+
         return [
             self._scheduled(namespace, job),
             *self._running(namespace, job, lines),
-            Step("succeeded", lambda: kubelet.terminate(namespace, self._pod(namespace, job), 0)),
+            Step("succeeded", succeeded),
         ]
 
     def failed(

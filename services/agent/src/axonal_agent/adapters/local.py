@@ -16,7 +16,7 @@ import shutil
 import signal
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +34,7 @@ from axonal_agent.domain.init_steps import (
     SkippedStep,
     parse_chmod,
 )
+from axonal_agent.domain.outcome import Cause
 from axonal_agent.domain.service import (
     LOCAL_BASE_URL,
     LOCAL_HOST,
@@ -41,7 +42,7 @@ from axonal_agent.domain.service import (
     endpoints,
     service_env,
 )
-from axonal_agent.ports import LogSink, ProcessSpec, SetupError
+from axonal_agent.ports import LogSink, Orphan, ProcessSpec, SetupError, WaitingSink
 from axonal_spec.service_values import fill_service_values
 
 __all__ = ["LocalExecutor", "LocalProcess"]
@@ -99,12 +100,16 @@ class LocalProcess:
             asyncio.create_task(_pump(proc.stderr, "stderr", log)),
         ]
 
+    #: The attempt's own timeout applies; an exit code says all there is.
+    enforces_timeout = False
+    cause: Cause | None = None
+
     @property
     def pid(self) -> int:
         return self._proc.pid
 
     @property
-    def running(self) -> bool:
+    def alive(self) -> bool:
         return self._proc.returncode is None
 
     @property
@@ -117,7 +122,10 @@ class LocalProcess:
         if served is None or not served.ports:
             return True
         port, path = served.ports[served.spec.probe_index], served.spec.http_path
-        return await wait_ready(lambda: probe(port, path), lambda: self.running, timeout)
+        return await wait_ready(lambda: probe(port, path), lambda: self.alive, timeout)
+
+    async def running(self, changed: WaitingSink) -> bool:
+        return True
 
     async def wait(self) -> int:
         code = await self._proc.wait()
@@ -129,6 +137,10 @@ class LocalProcess:
         await asyncio.gather(*self._readers, return_exceptions=True)
         self._release()
         return code
+
+    async def detach(self) -> None:
+        """A local process does not outlive its agent: it is ended at once."""
+        await self.stop(0)
 
     async def stop(self, grace: float) -> None:
         if _killpg(self.pid, signal.SIGTERM):
@@ -146,6 +158,9 @@ class LocalProcess:
 
 class LocalExecutor:
     """Runs attempts as local processes (see the module docstring)."""
+
+    runs_images = False
+    outlives_agent = False
 
     def __init__(self) -> None:
         self._pinned: list[LocalProcess] = []  # started with a cpu affinity
@@ -192,7 +207,7 @@ class LocalExecutor:
         _check_executable(spec.argv[0], spec.env)
         child: ChildLimits | None = None
         if spec.limits is not None:
-            self._pinned = [process for process in self._pinned if process.running]
+            self._pinned = [process for process in self._pinned if process.alive]
             load = Counter(core for process in self._pinned for core in process.cores)
             child, applied = child_limits(spec.limits, load)
             log("agent", applied)
@@ -230,6 +245,14 @@ class LocalExecutor:
         with contextlib.suppress(psutil.Error):
             process.kill()
         return True
+
+    async def adopt(self, orphan: Orphan, log: LogSink) -> None:
+        """A process of an earlier life is not a child of this one: never adopted."""
+        return
+
+    async def sweep(self, keep: Collection[tuple[str, int]]) -> int:
+        """Nothing outlives the attempts here but what :meth:`reap` ends."""
+        return 0
 
 
 def _filled(spec: ProcessSpec, ports: list[int]) -> ProcessSpec:

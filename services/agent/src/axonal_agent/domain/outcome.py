@@ -8,12 +8,21 @@ from typing import Literal
 
 from axonal_agent.domain.resources import format_memory
 
-__all__ = ["LAST_LINES", "Verdict", "verdict"]
+__all__ = ["LAST_LINES", "Cause", "Verdict", "verdict"]
 
 LAST_LINES = 20
 #: What a process that failed to allocate prints: Python (numpy's errors are subclasses), the
 #: C library's ENOMEM message (shells, tools), C++.
 _OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc")
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """Why an executor saw an attempt fail, when it knows more than an exit code (a
+    cluster's ``OOMKilled``, ``Evicted``, ``NodeLost``, ``ImagePullBackOff``...)."""
+
+    reason: str
+    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +41,10 @@ def verdict(
     timeout: float | None,
     last_lines: Sequence[str],
     memory_limit: int | None = None,
+    cause: Cause | None = None,
 ) -> Verdict:
-    """Stopped wins over a timeout, a timeout over the exit code.
+    """Stopped wins over a timeout, a timeout over the executor's ``cause`` of a failure,
+    that over the exit code.
 
     A failure under a ``memory_limit`` (bytes) whose last lines say an allocation failed
     starts its message with the limit.
@@ -49,6 +60,8 @@ def verdict(
         return Verdict(
             "failed", "Timeout", f"the run exceeded its timeout of {timeout:g}s", exit_code
         )
+    if cause is not None:
+        return Verdict("failed", cause.reason, cause.message, exit_code)
     if exit_code == 0:
         return Verdict("succeeded", exit_code=0)
     if exit_code is not None and exit_code < 0:

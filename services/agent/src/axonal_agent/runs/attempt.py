@@ -15,7 +15,9 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Awaitable
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ from axonal_agent.domain.init_steps import plan_init
 from axonal_agent.domain.outcome import Verdict, verdict
 from axonal_agent.domain.resources import run_limits
 from axonal_agent.domain.service import service_spec
-from axonal_agent.ports import Process, ProcessSpec, SetupError
+from axonal_agent.ports import Launch, Process, ProcessSpec, SetupError, Waiting
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
 from axonal_agent.runs.reports import report_directly
@@ -45,7 +47,7 @@ from axonal_bus.run_tokens import issue_run_token
 from axonal_db import transaction
 from axonal_events import RunStatus
 
-__all__ = ["read_outputs", "run"]
+__all__ = ["log_stream", "read_outputs", "resume", "run"]
 
 log = structlog.get_logger(__name__)
 
@@ -59,16 +61,43 @@ def read_outputs(path: Path) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
+def log_stream(ctx: Context, attempt: Attempt, first_seq: int = 0) -> LogStream:
+    """The attempt's log stream (``first_seq``: lines it had before the agent restarted)."""
+    cmd, file = attempt.command, attempt.folder / "logs.txt"
+    js = jetstream(ctx.broker)
+    return LogStream(js, ctx.subjects, cmd.run_uuid, cmd.attempt, file, first_seq=first_seq)
+
+
 async def run(ctx: Context, attempt: Attempt) -> None:
-    """Execute and report the final status; never raises, never leaves a process."""
-    cmd = attempt.command
-    logs = LogStream(
-        jetstream(ctx.broker), ctx.subjects, cmd.run_uuid, cmd.attempt, attempt.folder / "logs.txt"
-    )
+    """Execute and report the final status; never raises, never leaves a process (but one
+    the agent leaves running for its next life as it stops, unreported)."""
+    logs = log_stream(ctx, attempt)
     logs.start()
+    await _conclude(ctx, attempt, logs, _execute(ctx, attempt, logs))
+
+
+async def resume(ctx: Context, attempt: Attempt, logs: LogStream) -> None:
+    """Follow an attempt adopted after a restart (its process given, ``logs`` started) to
+    its end and report it, as :func:`run` does."""
+    await _conclude(ctx, attempt, logs, _ended(ctx, attempt, logs))
+
+
+async def _ended(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
+    process = attempt.process
+    if process is None:
+        raise ValueError("an adopted attempt has its process")
+    code = await process.wait()
+    return await _verdict(ctx, attempt, logs, code, timed_out=False)
+
+
+async def _conclude(
+    ctx: Context, attempt: Attempt, logs: LogStream, execution: Awaitable[Verdict]
+) -> None:
+    """Await the attempt's verdict, then close its logs and report it."""
+    cmd = attempt.command
     result: Verdict
     try:
-        result = await _execute(ctx, attempt, logs)
+        result = await execution
     except (SetupError, InvalidRunError) as exc:
         reason = exc.reason if isinstance(exc, SetupError) else "InvalidSpec"
         logs("agent", f"error: {exc}")
@@ -80,6 +109,9 @@ async def run(ctx: Context, attempt: Attempt) -> None:
         if attempt.process is not None:  # e.g. the database failed after the start
             await attempt.process.stop(0)
     await logs.close()
+    if attempt.detached:  # left running as the agent stops: its next life adopts it
+        log.info("attempt.left", run_uuid=cmd.run_uuid)
+        return
     outputs = read_outputs(attempt.outputs_file)
     await _final_report(ctx, attempt, result, outputs, logs.lines)
     log.info("attempt.done", run_uuid=cmd.run_uuid, status=result.status, reason=result.reason)
@@ -87,7 +119,10 @@ async def run(ctx: Context, attempt: Attempt) -> None:
 
 async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     cmd, settings, executor = attempt.command, ctx.settings, ctx.executor
-    steps = plan_init(cmd.run, attempt.folder, settings.artifacts_root)
+    # A cluster runs the init steps in the pods; here they are the agent's to carry out.
+    steps = (
+        [] if executor.runs_images else plan_init(cmd.run, attempt.folder, settings.artifacts_root)
+    )
     _spec(ctx, attempt)  # an invalid command fails before any init step runs
     if steps:  # init steps take time: say so (without any, ``running`` follows at once)
         await _mark(ctx, attempt, RunStatus.STARTING)
@@ -97,24 +132,46 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
     # After init: the working directory may be a folder it cloned or wrote.
     spec = _spec(ctx, attempt)
     process = attempt.process = await executor.start(spec, logs)
-    started = asyncio.get_running_loop().time()
+    clock = asyncio.get_running_loop().time
+    started = clock()
     if attempt.stopping:
         attempt.request_stop(settings.stop_grace_seconds)
+    # An executor that ends the run at its timeout itself (a Job's deadline) is left to.
+    limit = None if process.enforces_timeout else cmd.timeout_seconds
+    timed_out = False
     if spec.service is None:
-        await _mark(ctx, attempt, RunStatus.RUNNING, process.pid)
+        try:
+            if await asyncio.wait_for(process.running(partial(_waiting, ctx, attempt)), limit):
+                await _mark(ctx, attempt, RunStatus.RUNNING, process)
+        except TimeoutError:
+            timed_out = True
     elif (never := await _serve(ctx, attempt, process, logs)) is not None:
         return never
-    timeout = cmd.timeout_seconds
-    if timeout is not None:  # the time a service took to answer counts
-        timeout = max(0.0, timeout - (asyncio.get_running_loop().time() - started))
-    timed_out = False
-    try:
-        code = await asyncio.wait_for(process.wait(), timeout)
-    except TimeoutError:
-        timed_out = True
+    code: int | None = None
+    if not timed_out:  # the time it took to run (a service: to answer) counts
+        left = None if limit is None else max(0.0, limit - (clock() - started))
+        try:
+            code = await asyncio.wait_for(process.wait(), left)
+        except TimeoutError:
+            timed_out = True
+    if timed_out:
         logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
         await process.stop(settings.stop_grace_seconds)
         code = await process.wait()
+    memory = spec.limits.memory if spec.limits is not None else None
+    return await _verdict(ctx, attempt, logs, code, timed_out=timed_out, memory_limit=memory)
+
+
+async def _verdict(
+    ctx: Context,
+    attempt: Attempt,
+    logs: LogStream,
+    code: int | None,
+    *,
+    timed_out: bool,
+    memory_limit: int | None = None,
+) -> Verdict:
+    """How the attempt's process ended (once a stop under way is over)."""
     if attempt.stop_task is not None:
         await attempt.stop_task
     if attempt.shutting_down:
@@ -123,9 +180,10 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
         code,
         stopped=attempt.stopping and not timed_out,
         timed_out=timed_out,
-        timeout=cmd.timeout_seconds,
+        timeout=attempt.command.timeout_seconds,
         last_lines=list(logs.last_lines),
-        memory_limit=spec.limits.memory if spec.limits is not None else None,
+        memory_limit=memory_limit,
+        cause=attempt.process.cause if attempt.process is not None else None,
     )
 
 
@@ -134,7 +192,7 @@ async def _serve(
 ) -> Verdict | None:
     """A service is ``starting`` until it answers, then ``running`` with its URLs; one that
     does not answer in time is stopped and fails (its verdict); ``None`` otherwise."""
-    await _mark(ctx, attempt, RunStatus.STARTING, process.pid)
+    await _mark(ctx, attempt, RunStatus.STARTING, process)
     bound = ctx.settings.service_ready_seconds
     if attempt.command.timeout_seconds is not None:
         bound = min(bound, attempt.command.timeout_seconds)
@@ -150,6 +208,13 @@ async def _serve(
         logs("agent", f"service ready: {', '.join(process.endpoints.values())}")
         await _mark(ctx, attempt, RunStatus.RUNNING, endpoints=process.endpoints)
     return None
+
+
+async def _waiting(ctx: Context, attempt: Attempt, waiting: Waiting) -> None:
+    """A started attempt that does not run yet says why (``starting``, ``unschedulable``,
+    ``warning``, with the executor's reason)."""
+    status = RunStatus(waiting.status)
+    await _mark(ctx, attempt, status, reason=waiting.reason, message=waiting.message)
 
 
 def _stopped_early(attempt: Attempt) -> Verdict:
@@ -171,6 +236,11 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
         api_url=ctx.settings.api_url,
         api_token=_run_token(ctx, attempt),
     )
+    if ctx.executor.runs_images:  # the run's images run as they are
+        launch = _launch(attempt, context)
+        return ProcessSpec(
+            [], {}, attempt.folder, service=service_spec(cmd.run, cmd.probe), launch=launch
+        )
     tools = str(Path(sys.executable).parent)
     env = build_env(os.environ, cmd.run, cmd.to_env, context, tools=tools)
     env = {k: localize(v, attempt.folder, cmd.run_uuid) for k, v in env.items()}
@@ -179,6 +249,23 @@ def _spec(ctx: Context, attempt: Attempt) -> ProcessSpec:
     argv = [localize(arg, attempt.folder, cmd.run_uuid) for arg in argv]
     service = service_spec(cmd.run, cmd.probe)
     return ProcessSpec(argv, env, cwd, run_limits(cmd.run), service)  # limits read at intake
+
+
+def _launch(attempt: Attempt, context: dict[str, str]) -> Launch:
+    cmd = attempt.command
+    return Launch(
+        run_uuid=cmd.run_uuid,
+        attempt=cmd.attempt,
+        project=attempt.project,
+        queue=cmd.queue,
+        run=cmd.run,
+        context=context,
+        folder=attempt.folder,
+        outputs_file=attempt.outputs_file,
+        to_env=cmd.to_env,
+        timeout=cmd.timeout_seconds,
+        probe=cmd.probe,
+    )
 
 
 def _docker_build(build: dict[str, Any], cwd: Path, env: dict[str, str]) -> list[str]:
@@ -219,16 +306,17 @@ async def _mark(
     ctx: Context,
     attempt: Attempt,
     status: RunStatus,
-    pid: int | None = None,
-    endpoints: dict[str, str] | None = None,
+    process: Process | None = None,
+    **fields: Any,
 ) -> None:
-    """Report ``starting`` or ``running`` (with the process id kept first, for a restart:
-    the report alone needs no transaction, and a restart in between reconciles the attempt
-    either way; a service's ``running`` carries its URLs)."""
+    """Report ``starting`` or ``running`` (with the started ``process`` kept first, for a
+    restart: the report alone needs no transaction, and a restart in between reconciles the
+    attempt either way); ``fields``: the report's ``reason``, ``message``, a service's
+    ``endpoints``."""
     cmd = attempt.command
     async with ctx.pool.acquire() as conn:
-        if pid is not None:
-            await store.set_running(conn, cmd.run_uuid, cmd.attempt, pid)
+        if process is not None:
+            await store.set_running(conn, cmd.run_uuid, cmd.attempt, process.pid)
         events = await report_directly(
             ctx,
             conn,
@@ -237,7 +325,7 @@ async def _mark(
             status,
             project=attempt.project,
             correlation_id=attempt.correlation_id,
-            endpoints=endpoints or {},
+            **fields,
         )
     await ctx.publish_committed(events)
 

@@ -1,9 +1,12 @@
 """The agent's own start and stop (``ctx.on_startup`` / ``ctx.on_shutdown``).
 
-Start: every attempt an earlier life of this agent (same name) left open is reported
-``failed`` with reason ``AgentRestarted`` (a process it left behind is killed first), folder
-deletions are resumed, then work is taken and heartbeats begin. Stop: every process is
-stopped (its run fails with ``AgentStopped``) and the final reports are sent.
+Start: every attempt an earlier life of this agent (same name) left open is adopted when
+the executor still runs it (a cluster's workload: :mod:`~axonal_agent.runs.adoption`), else
+reported ``failed`` with reason ``AgentRestarted`` (a process it left behind is killed
+first); what the executor launched for no open attempt is swept; folder deletions are
+resumed, then work is taken and heartbeats begin. Stop: every process is stopped (its run
+fails with ``AgentStopped``), but one that outlives the agent (a cluster's workload), which
+is left running for the next life, and the final reports are sent.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import structlog
 
 from axonal_agent.agent import attempt_key
 from axonal_agent.context import Context
-from axonal_agent.runs import cleanup, heartbeats, store
+from axonal_agent.runs import adoption, cleanup, heartbeats, store
 from axonal_agent.runs.reports import report
 from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import jetstream
@@ -50,7 +53,10 @@ async def stop(ctx: Context) -> None:
         await cancel_and_wait([agent.heartbeat])
     for attempt in agent.attempts.values():
         attempt.shutting_down = True
-        attempt.request_stop(ctx.settings.stop_grace_seconds)
+        if ctx.executor.outlives_agent and attempt.process is not None:
+            attempt.detach()
+        else:
+            attempt.request_stop(ctx.settings.stop_grace_seconds)
     await asyncio.gather(*agent.tasks.values(), return_exceptions=True)
     await cleanup.close(ctx)
     with contextlib.suppress(Exception):  # send the final reports before the service stops
@@ -58,13 +64,16 @@ async def stop(ctx: Context) -> None:
 
 
 async def reconcile(ctx: Context) -> int:
-    """Report ``failed`` for every attempt an earlier life of this agent left open."""
+    """Adopt what an earlier life of this agent left running, report ``failed`` for the
+    other attempts it left open (how many), sweep the rest."""
     name, agent = ctx.settings.name, ctx.agent
     count = 0
     async with ctx.pool.acquire() as conn:
         left = await store.unfinished(conn, name)
     for execution in left:
         if attempt_key(execution.run_uuid, execution.attempt) in agent.attempts:
+            continue
+        if ctx.executor.outlives_agent and await adoption.adopt(ctx, execution):
             continue
         alive = False
         if execution.pid is not None:
@@ -83,6 +92,8 @@ async def reconcile(ctx: Context) -> int:
             )
         count += 1
         log.warning("agent.reconciled", run_uuid=execution.run_uuid, was_alive=alive)
+    under_way = [(a.command.run_uuid, a.command.attempt) for a in agent.attempts.values()]
+    await adoption.sweep(ctx, under_way)
     return count
 
 

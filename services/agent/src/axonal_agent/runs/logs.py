@@ -21,14 +21,31 @@ from axonal_bus.aio import cancel_and_wait, wait_event
 from axonal_events import Subjects
 from axonal_events.logs import LogBatch, LogRecord
 
-__all__ = ["LogStream"]
+__all__ = ["LogStream", "resume_point"]
 
 log = structlog.get_logger(__name__)
 _MAX_PENDING = 50_000  # lines held while the bus is away; older ones stay in logs.txt only
 
 
+def resume_point(file: Path) -> tuple[int, datetime | None]:
+    """How many lines ``file`` (an attempt's ``logs.txt``) holds and when the last came: where
+    a stream of an attempt adopted after a restart goes on (``(0, None)`` without one)."""
+    try:
+        with file.open(encoding="utf-8", errors="replace") as lines:
+            count, last = 0, ""
+            for line in lines:
+                count, last = count + 1, line
+    except OSError:
+        return 0, None
+    try:
+        return count, datetime.fromisoformat(last.split(" ", 1)[0])
+    except ValueError:
+        return count, None
+
+
 class LogStream:
-    """Collects lines (a :data:`~axonal_agent.ports.LogSink`) and publishes them in batches."""
+    """Collects lines (a :data:`~axonal_agent.ports.LogSink`) and publishes them in batches
+    (``first_seq``: how many the attempt had before, when it is adopted)."""
 
     def __init__(
         self,
@@ -40,13 +57,14 @@ class LogStream:
         *,
         interval: float = 0.1,
         max_lines: int = 200,
+        first_seq: int = 0,
     ) -> None:
         self._js = js
         self._subject = subjects.ingest(f"logs.{run_uuid}")
         self.run_uuid, self.attempt = run_uuid, attempt
         self._interval, self._max_lines = interval, max_lines
         self._pending: list[LogRecord] = []
-        self._seq = 0
+        self._seq = first_seq  # lines an earlier stream of the attempt numbered already
         self._full = asyncio.Event()
         self.last_lines: deque[str] = deque(maxlen=LAST_LINES)
         file.parent.mkdir(parents=True, exist_ok=True)

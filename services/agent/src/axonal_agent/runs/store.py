@@ -30,6 +30,9 @@ class Execution:
     folder: str
     status: str
     started_at: datetime | None
+    queue: str
+    project: str | None
+    ttl_seconds: float | None
 
 
 async def insert(
@@ -58,7 +61,7 @@ async def insert(
     return bool(added)
 
 
-async def set_running(conn: Connection, run_uuid: str, attempt: int, pid: int) -> None:
+async def set_running(conn: Connection, run_uuid: str, attempt: int, pid: int | None) -> None:
     await conn.execute(
         "UPDATE executions SET status = 'running', pid = $3, started_at = now() "
         "WHERE run_uuid = $1 AND attempt = $2",
@@ -84,7 +87,8 @@ async def finish(conn: Connection, run_uuid: str, attempt: int, status: str) -> 
 
 async def unfinished(conn: Connection, agent: str) -> list[Execution]:
     rows = await conn.fetch(
-        "SELECT run_uuid, attempt, pid, folder, status, started_at FROM executions "
+        "SELECT run_uuid, attempt, pid, folder, status, started_at, queue, project, ttl_seconds "
+        "FROM executions "
         "WHERE agent = $1 AND finished_at IS NULL ORDER BY created_at",
         agent,
     )

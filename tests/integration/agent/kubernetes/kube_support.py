@@ -1,0 +1,96 @@
+"""Shared pieces of the Kubernetes executor tests: fixture runs compiled as the scheduler
+compiles them, what the executor created, and the double's objects of an attempt."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from axonal_agent.domain.kube.target import workload_name
+from axonal_bus.outbox import event_headers
+from axonal_events import RunStatus, RunStatusChanged, new_event
+from axonal_spec import CompileOptions, compile_operation, load
+from axonal_testing.kube.double import KubeDouble
+from axonal_testing.kube.watchers import Change
+
+ROOT = Path(__file__).resolve().parents[4]
+FIXTURES = ROOT / "tests" / "fixtures" / "polyaxonfiles"
+NS = "axonal-runs"
+#: What the API server adds to an object it stores; the rest is what the executor sent.
+_SERVER_FIELDS = ("uid", "resourceVersion", "creationTimestamp", "generation")
+
+
+def compiled(relative: str, run_uuid: str) -> dict[str, Any]:
+    """A fixture compiled as the scheduler does (``ExecuteRun.run`` is its ``run``)."""
+    path = FIXTURES / relative
+    options = CompileOptions(uuid=run_uuid, project="vision", owner="acme")
+    return dict(compile_operation(load(path), options, origin=path).model_dump(mode="json"))
+
+
+def command_fields(doc: dict[str, Any]) -> dict[str, Any]:
+    """The ``ExecuteRun`` fields the scheduler takes from a compiled operation."""
+    termination = doc.get("termination") or {}
+    probe = termination.get("probe")
+    return {
+        "run": doc["run"],
+        "timeout_seconds": termination.get("timeout"),
+        "probe": probe if isinstance(probe, dict) else {},
+    }
+
+
+async def launch(execute: Any, relative: str, **fields: Any) -> tuple[str, str]:
+    """Publish the attempt of a fixture as the scheduler would: ``(run uuid, workload)``."""
+    run_uuid = uuid.uuid4().hex
+    command = command_fields(compiled(relative, run_uuid)) | fields
+    await execute(command.pop("run"), run_uuid=run_uuid, **command)
+    return run_uuid, workload_name(run_uuid, 1)
+
+
+class Created:
+    """The objects the executor created (those no controller owns), as it sent them."""
+
+    def __init__(self, double: KubeDouble) -> None:
+        self.objects: list[dict[str, Any]] = []
+        double.store.subscribe(self._on_change)
+
+    def _on_change(self, change: Change) -> None:
+        meta = change.obj["metadata"]
+        if (
+            change.type == "ADDED"
+            and not meta.get("ownerReferences")
+            and change.res.plural != "pods"
+        ):
+            obj = {k: v for k, v in change.obj.items() if k != "status"}
+            obj["metadata"] = {k: v for k, v in meta.items() if k not in _SERVER_FIELDS}
+            self.objects.append(obj)
+
+    def kinds(self) -> list[str]:
+        return [obj["kind"] for obj in self.objects]
+
+
+def main_container(double: KubeDouble, plural: str, name: str) -> dict[str, Any]:
+    """The main container of a Job's or Deployment's pod template."""
+    obj = double.get(plural, NS, name)
+    assert obj is not None, f"no {plural} {name}"
+    return dict(obj["spec"]["template"]["spec"]["containers"][0])
+
+
+def env_of(container: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env", [])}
+
+
+async def publish_stopping(nats_client: Any, bus_settings: Any, run_uuid: str) -> None:
+    """The scheduler's ``run.stopping`` event for ``run_uuid``."""
+    data = RunStatusChanged(
+        run_uuid=run_uuid,
+        project="acme/vision",
+        status=RunStatus.STOPPING,
+        previous_status=RunStatus.RUNNING,
+        occurred_at=datetime.now(UTC),
+    )
+    event = new_event(data, source="/tests/scheduler", project="acme/vision")
+    await nats_client.jetstream().publish(
+        bus_settings.subjects.event("run.stopping"), event.to_json(), headers=event_headers(event)
+    )
