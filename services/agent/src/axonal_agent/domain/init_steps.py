@@ -14,7 +14,16 @@ from typing import Any
 
 from axonal_agent.domain.command import InvalidRunError
 
-__all__ = ["CopyStep", "FileStep", "GitStep", "InitStep", "SkippedStep", "parse_chmod", "plan_init"]
+__all__ = [
+    "CopyStep",
+    "FileStep",
+    "GitStep",
+    "InitStep",
+    "SkippedStep",
+    "parse_chmod",
+    "plan_init",
+    "source_pairs",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +88,7 @@ def _source(value: str, source_root: Path) -> Path:
     return path if path.is_absolute() else source_root / path
 
 
-def _pairs(items: Any, what: str) -> list[tuple[str, str | None]]:
+def source_pairs(items: Any, what: str) -> list[tuple[str, str | None]]:
     """``["a", ["b", "c"]]`` -> ``[("a", None), ("b", "c")]``."""
     pairs: list[tuple[str, str | None]] = []
     for item in items or []:
@@ -88,7 +97,7 @@ def _pairs(items: Any, what: str) -> list[tuple[str, str | None]]:
         elif isinstance(item, list) and 1 <= len(item) <= 2:
             pairs.append((str(item[0]), str(item[1]) if len(item) == 2 else None))
         else:
-            raise InvalidRunError(f"init {what} entry {item!r} must be a path or [from, to]")
+            raise InvalidRunError(f"{what}: {item!r} must be a path or [from, to]")
     return pairs
 
 
@@ -132,12 +141,12 @@ def _plan_item(item: Mapping[str, Any], folder: Path, source_root: Path) -> list
         ]
     if isinstance(item.get("artifacts"), dict):
         spec = item["artifacts"]
-        pairs = _pairs(spec.get("files"), "artifacts.files") + _pairs(
-            spec.get("dirs"), "artifacts.dirs"
+        pairs = source_pairs(spec.get("files"), "init artifacts.files") + source_pairs(
+            spec.get("dirs"), "init artifacts.dirs"
         )
         return _copies(pairs, folder, path, source_root)
     if item.get("paths") is not None:
-        return _copies(_pairs(item["paths"], "paths"), folder, path, source_root)
+        return _copies(source_pairs(item["paths"], "init paths"), folder, path, source_root)
     kinds = [key for key, value in item.items() if value is not None and key != "path"]
     kind = kinds[0] if kinds else "empty"
     return [SkippedStep(kind, "not supported by the local executor")]

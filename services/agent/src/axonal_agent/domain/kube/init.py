@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from axonal_agent.domain.command import InvalidRunError
-from axonal_agent.domain.init_steps import parse_chmod
+from axonal_agent.domain.init_steps import parse_chmod, source_pairs
 from axonal_agent.domain.kube.connections import add_to, lookup
 from axonal_agent.domain.kube.containers import container_spec, merge_env
 from axonal_agent.domain.kube.dockerfile import dockerfile
@@ -165,19 +165,6 @@ def _chmod(mode: str) -> str:
     return f"a{text}" if text.startswith(("+", "-")) else f"{bits:o}"
 
 
-def _sources(items: Any, what: str) -> list[tuple[str, str | None]]:
-    """``["a", ["b", "c"]]`` -> ``[("a", None), ("b", "c")]``."""
-    pairs: list[tuple[str, str | None]] = []
-    for item in items or []:
-        if isinstance(item, str):
-            pairs.append((item, None))
-        elif isinstance(item, list) and 1 <= len(item) <= 2:
-            pairs.append((str(item[0]), str(item[1]) if len(item) == 2 else None))
-        else:
-            raise InvalidRunError(f"{what}: {item!r} is neither a path nor [from, to]")
-    return pairs
-
-
 def _copy(
     pairs: list[tuple[str, str | None]], item: Mapping[str, Any], step: _Step
 ) -> dict[str, Any]:
@@ -236,10 +223,10 @@ def _generated(
             "on Kubernetes (only from the agent's artifacts store)"
         )
     if kind == "paths":
-        return _copy(_sources(value, where), item, step)
+        return _copy(source_pairs(value, where), item, step)
     if kind == "artifacts" and isinstance(value, Mapping):
-        files = _sources(value.get("files"), f"{where}.files")
-        return _copy(files + _sources(value.get("dirs"), f"{where}.dirs"), item, step)
+        files = source_pairs(value.get("files"), f"{where}.files")
+        return _copy(files + source_pairs(value.get("dirs"), f"{where}.dirs"), item, step)
     raise InvalidRunError(f"{where}: not supported on Kubernetes")
 
 
