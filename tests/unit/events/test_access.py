@@ -187,12 +187,17 @@ def _filters(service: str) -> list[str]:
     return [f for f in found if f]
 
 
+#: Models a service builds from what it consumed, never to send: a restarted agent rebuilds the
+#: ``ExecuteRun`` of an attempt it adopts.
+REBUILT = {("agent", "ExecuteRun")}
+
+
 @pytest.mark.parametrize("service", sorted(SERVICES))
 def test_the_permissions_cover_what_the_source_does(service: str) -> None:
     publish, subscribe = perms(service)
     rpcs, models, subjects = _calls_and_models(service)
     assert sorted(s for s in rpcs if not covered(s, publish)) == [], "RPCs it may not call"
-    for model in sorted(models):
+    for model in sorted(models - {m for s, m in REBUILT if s == service}):
         types = MODEL_TYPES[model]
         named = [SUBJECTS.event(t) for t in types if t in {e.event_type for e in CATALOG}]
         named += [
