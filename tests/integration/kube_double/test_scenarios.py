@@ -39,7 +39,6 @@ async def _replay(api: ApiClient, double: KubeDouble, steps: list[Step]) -> dict
             "jobs", BatchV1Api(api).list_namespaced_job, field_selector=f"metadata.name={JOB}"
         ),
     )
-    await asyncio.sleep(0.1)
     await double.play(steps, pause=0.01)
     await both
     return seen

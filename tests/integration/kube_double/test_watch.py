@@ -67,7 +67,6 @@ async def test_live_events_arrive_while_the_watch_is_open(api: ApiClient):
                     return
 
     task = asyncio.create_task(watching())
-    await asyncio.sleep(0.1)
     await core.create_namespaced_config_map(NS, {"metadata": {"name": "other"}})
     for name in ("x", "y"):
         body = {"metadata": {"name": name, "labels": {"app": "axonal"}}}
