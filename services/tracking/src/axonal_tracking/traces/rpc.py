@@ -50,12 +50,13 @@ __all__ = [
 
 
 def _snapshot(ctx: Context) -> AbstractAsyncContextManager[Connection]:
-    """One read-only snapshot: a trace and its observations as one commit left them."""
+    """One read-only snapshot: a page and its count, or a trace and its observations, as one
+    commit left them."""
     return transaction(ctx.pool, isolation="repeatable_read", readonly=True)
 
 
 async def list_traces(ctx: Context, request: ListTraces) -> TracePage:
-    async with ctx.pool.acquire() as conn:
+    async with _snapshot(ctx) as conn:
         data, meta = await queries.list_traces(conn, request)
     return TracePage(data=data, meta=meta)
 
@@ -72,7 +73,7 @@ async def get_trace(ctx: Context, request: GetTrace) -> TraceDetail:
 
 
 async def list_observations(ctx: Context, request: ListObservations) -> ObservationPage:
-    async with ctx.pool.acquire() as conn:
+    async with _snapshot(ctx) as conn:
         try:
             data, cursor, meta = await queries.list_observations(conn, request)
         except InvalidCursor as exc:
@@ -91,7 +92,7 @@ async def get_observation(ctx: Context, request: GetObservation) -> ObservationV
 
 
 async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
-    async with ctx.pool.acquire() as conn:
+    async with _snapshot(ctx) as conn:
         try:
             data, meta, cursor = await score_queries.list_scores(conn, request)
         except InvalidCursor as exc:
@@ -100,7 +101,7 @@ async def list_scores(ctx: Context, request: ListScores) -> ScorePage:
 
 
 async def list_sessions(ctx: Context, request: ListSessions) -> SessionPage:
-    async with ctx.pool.acquire() as conn:
+    async with _snapshot(ctx) as conn:
         data, meta = await queries.list_sessions(conn, request)
     return SessionPage(data=data, meta=meta)
 
@@ -114,7 +115,7 @@ async def get_session(ctx: Context, request: GetSession) -> SessionWithTraces:
 
 
 async def list_users(ctx: Context, request: ListUsers) -> UserPage:
-    async with ctx.pool.acquire() as conn:
+    async with _snapshot(ctx) as conn:
         data, meta = await queries.list_users(conn, request)
     return UserPage(data=data, meta=meta)
 
