@@ -15,7 +15,7 @@ WEB_INPUTS := $(shell find $(WEB)/src $(WEB)/public -type f 2>/dev/null) \
 # Touched after `npm ci`: node_modules is as old as its last install.
 WEB_MODULES := $(WEB)/node_modules/.installed
 
-.PHONY: install up down status web test lint format bench asyncapi nats-users k8s-fields k8s-smoke clean
+.PHONY: install up down status web test lint format bench chaos asyncapi nats-users k8s-fields k8s-smoke clean
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,9 @@ format: install
 
 bench: install ## Benchmarks: print figures and ratios
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(RUN) python $$b || exit 1; done
+
+chaos: install ## Every fault of the chaos suite on a clustered platform under load, with its report
+	$(RUN) pytest tests/chaos -m 'not k8s' -p no:cacheprovider
 
 asyncapi: install ## Regenerate the committed AsyncAPI document
 	$(RUN) python -m axonal_events.asyncapi > docs/asyncapi.json

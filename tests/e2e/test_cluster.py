@@ -3,8 +3,9 @@ JetStream cluster, streams with three replicas, two replicas of every service.
 
 First the same tests as on the embedded stack, run here on the cluster (this module's
 ``stack`` is the cluster): jobs, a DAG, logs and metrics of the run lifecycle, read-your-writes,
-and traces from the Langfuse SDK, the Axonal SDK and OpenTelemetry. Then the seed of a chaos
-suite: a NATS node is killed while metrics stream in, and every acknowledged point is stored
+and traces from the Langfuse SDK, the Axonal SDK and OpenTelemetry. Then a NATS node is
+killed while metrics stream in (the chaos suite, ``tests/chaos``, restarts them under more
+load), and every acknowledged point is stored
 exactly once while the platform goes on. A module of its own, so that one worker starts the
 cluster, once, and stops it when the module is done.
 """
@@ -26,13 +27,14 @@ from axonal_events import StreamKind, Subjects
 from axonal_testing.stack import RunningStack
 from axonal_testing.waiting import wait_for_sync
 
+from ..chaos.ledger import stored_steps  # noqa: TID252 - the chaos suite's load
+from ..chaos.load import MetricStream  # noqa: TID252
 from ..integration.langfuse import conftest as langfuse_setup  # noqa: TID252 - its tests run here
 from ..integration.langfuse import test_langfuse_sdk as langfuse_sdk  # noqa: TID252
 from ..integration.tracing import conftest as tracing_setup  # noqa: TID252
 from ..integration.tracing import test_tracing_roundtrip as tracing  # noqa: TID252
 from . import test_read_your_writes as read_your_writes
 from . import test_run_lifecycle as lifecycle
-from .chaos import PER_BATCH, MetricStream, stored_steps
 from .lifecycle_support import User, job
 
 pytestmark = pytest.mark.slow  # a whole cluster of real processes
@@ -128,8 +130,7 @@ def test_a_nats_node_killed_while_metrics_stream_in_loses_and_repeats_nothing(
         stream.wait_acked(40)
     finally:
         stream.finish()
-    acked = {n * PER_BATCH + i for n in stream.acked for i in range(PER_BATCH)}
-    maybe = {n * PER_BATCH + i for n in stream.given_up for i in range(PER_BATCH)}
+    acked, maybe = stream.steps(stream.acked), stream.steps(stream.given_up)
 
     def all_stored() -> list[int] | None:
         steps = stored_steps(stack.database_url, uuid)

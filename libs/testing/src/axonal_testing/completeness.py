@@ -31,8 +31,12 @@ def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if hasattr(session.config, "workerinput") or exitstatus != pytest.ExitCode.OK:
-        return  # a worker (its controller counts), or a run that already failed
+    if (
+        hasattr(session.config, "workerinput")
+        or exitstatus != pytest.ExitCode.OK
+        or session.config.option.collectonly
+    ):
+        return  # a worker (its controller counts), a run that already failed, or no run
     expected = _collected.get("xdist", session.testscollected)
     missing = expected - len(_reported)
     if missing > 0:

@@ -1,5 +1,5 @@
 """A webhook receiver on loopback for end-to-end tests: it notes every POST (headers and
-body) and answers ``status``, which a test may change."""
+body) and the status it answered, ``status``, which a test may change."""
 
 from __future__ import annotations
 
@@ -21,15 +21,20 @@ class Receiver(ThreadingHTTPServer):
     def __init__(self, status: int = 200) -> None:
         self.status = status
         self.posts: list[Post] = []
+        self.statuses: list[int] = []  # what each post was answered
+        lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                receiver.posts.append((dict(self.headers.items()), body))
-                self.send_response(receiver.status)
+                with lock:  # posts[i] was answered statuses[i]
+                    status = receiver.status
+                    receiver.posts.append((dict(self.headers.items()), body))
+                    receiver.statuses.append(status)
+                self.send_response(status)
                 self.end_headers()
-                self.wfile.write(b"receiver says %d" % receiver.status)
+                self.wfile.write(b"receiver says %d" % status)
 
             def log_message(self, *_: object) -> None:
                 return
