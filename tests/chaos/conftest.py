@@ -35,12 +35,15 @@ CHAOS_ENV = {
 class Row:
     """A line of the report: one kind of data after one fault; ``refused`` counts the posts
     of that data the platform did not acknowledge while the fault lasted (the webhook
-    receiver's 503s for webhooks): the fault was felt."""
+    receiver's 503s for webhooks): the fault was felt. ``recovery``: seconds until the
+    platform took every kind of load again; ``stored``: until everything acknowledged by then
+    was stored (what a killed consumer held comes again after its ack wait)."""
 
     fault: str
     tally: Tally
     refused: int
     recovery: float
+    stored: float
 
 
 REPORT: list[Row] = []
@@ -143,10 +146,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     write = terminalreporter.write_line
     terminalreporter.section("chaos report")
     header = f"{'fault':<40} {'data':<14} {'sent':>7} {'stored':>7} {'dup':>4} {'lost':>4}"
-    write(f"{header} {'refused':>8} {'recovery':>9}")
+    write(f"{header} {'refused':>8} {'recovery':>9} {'all stored':>11}")
     for row in REPORT:
         t = row.tally
         write(
             f"{row.fault:<40} {t.kind:<14} {t.sent:>7} {t.stored:>7} {t.duplicates:>4} "
-            f"{t.lost:>4} {row.refused:>8} {row.recovery:>8.1f}s"
+            f"{t.lost:>4} {row.refused:>8} {row.recovery:>8.1f}s {row.stored:>10.1f}s"
         )

@@ -104,7 +104,7 @@ class AckedStream(threading.Thread):
 
     def acked_since(self, moment: float) -> int:
         """How many batches were acknowledged after ``moment`` (``time.monotonic()``)."""
-        return sum(1 for at in self.acked_at.values() if at > moment)
+        return sum(1 for at in list(self.acked_at.values()) if at > moment)  # a copy: it grows
 
     def wait_acked(self, more: int, timeout: float = 60) -> None:
         """Until ``more`` batches than now are acknowledged."""

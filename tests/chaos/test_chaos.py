@@ -43,7 +43,7 @@ FAULTS = [
 
 def _dag_done_and_announced(load: Load, since: float) -> bool:
     """A DAG acknowledged after ``since`` succeeded and its webhook was delivered."""
-    after = [n for n, at in load.dags.acked_at.items() if at > since]
+    after = [n for n, at in list(load.dags.acked_at.items()) if at > since]
     if not after:
         return False
     dag = load.dags.uuids[after[0]]
@@ -102,11 +102,12 @@ def test_after_the_fault_everything_acknowledged_is_stored_once(fault: Fault, lo
         return found if all(t.lost == 0 for t in found) else None
 
     try:
-        wait_for_sync(settled, timeout=180, interval=1, message="everything acknowledged stored")
+        wait_for_sync(settled, timeout=180, interval=0.5, message="everything acknowledged stored")
     finally:  # the report shows what was stored, even when something is missing
+        stored = time.monotonic() - started - held
         tallies = _tallies(load, acked, hooks)
         REPORT.extend(
-            Row(fault.name, tally, count, recovery)
+            Row(fault.name, tally, count, recovery, stored)
             for tally, count in zip(tallies, refused, strict=True)
         )
     for tally in tallies:
