@@ -100,8 +100,28 @@ def test_kustomization_lists_every_manifest() -> None:
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     files = {p.name for p in K8S.glob("*.y*ml")} - {"kustomization.yaml"}
     assert sorted(kustomization["resources"]) == sorted(files)
-    assert kustomization["namespace"] == "axonal"
-    assert all(doc["metadata"].get("namespace", "axonal") == "axonal" for _, doc in K8S_DOCS)
+    assert "namespace" not in kustomization  # it would move the runs' Role into axonal
+    runs = [doc for name, doc in K8S_DOCS if name.startswith("runs.yaml:")]
+    platform = [doc for _, doc in K8S_DOCS if doc not in runs and doc["kind"] != "Namespace"]
+    assert all(doc["metadata"]["namespace"] == "axonal" for doc in platform)
+    assert {doc["metadata"].get("namespace", doc["metadata"]["name"]) for doc in runs} == {
+        "axonal-runs"
+    }
+
+
+def test_the_agent_runs_its_runs_in_axonal_runs_with_the_rights_it_needs_there() -> None:
+    env = {e["name"]: e for e in _container(_k8s("Deployment")["agent"], "agent")["env"]}
+    assert env["AXONAL_AGENT_KUBE_NAMESPACE"]["value"] == "axonal-runs"
+    assert env["AXONAL_AGENT_KUBE_SERVICE_ACCOUNT"]["value"] == "axonal-run"
+    docs = {(doc["kind"], doc["metadata"]["name"]): doc for _, doc in K8S_DOCS}
+    binding = docs[("RoleBinding", "agent-runs")]
+    assert binding["metadata"]["namespace"] == "axonal-runs"
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": "agent", "namespace": "axonal"}
+    ]
+    assert docs[("ServiceAccount", "axonal-run")]["metadata"]["namespace"] == "axonal-runs"
+    labels = docs[("Namespace", "axonal-runs")]["metadata"]["labels"]
+    assert labels["pod-security.kubernetes.io/enforce"] == "baseline"
 
 
 def test_compose_and_k8s_deploy_exactly_the_workspace_services() -> None:
