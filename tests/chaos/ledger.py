@@ -56,16 +56,23 @@ def query(database_url: str, sql: str, *args: object) -> list[asyncpg.Record]:
     return asyncio.run(fetch())
 
 
-def _tally(kind: str, acked: set[Any], maybe: set[Any], rows: list[Any]) -> Tally:
-    stored = set(rows)
+def _counted(
+    kind: str, wanted: set[Any], stored: set[Any], copies: Counter[Any], unexpected: int = 0
+) -> Tally:
+    """``wanted`` against what is ``stored``; ``copies``: how many times each stored one is."""
     return Tally(
         kind=kind,
-        sent=len(acked),
-        stored=len(acked & stored),
-        duplicates=len(rows) - len(stored),
-        lost=len(acked - stored),
-        unexpected=len(stored - acked - maybe),
+        sent=len(wanted),
+        stored=len(wanted & stored),
+        duplicates=sum(count - 1 for count in copies.values()),
+        lost=len(wanted - stored),
+        unexpected=unexpected,
     )
+
+
+def _tally(kind: str, acked: set[Any], maybe: set[Any], rows: list[Any]) -> Tally:
+    stored = set(rows)
+    return _counted(kind, acked, stored, Counter(rows), len(stored - acked - maybe))
 
 
 def stored_steps(database_url: str, run_uuid: str) -> list[int]:
@@ -109,14 +116,7 @@ def dag_tally(database_url: str, stream: DagStream, acked: list[int]) -> Tally:
     ops = Counter((r["pipeline_uuid"], r["name"]) for r in rows)
     succeeded = {(r["pipeline_uuid"], r["name"]) for r in rows if r["status"] == "succeeded"}
     wanted = {(dag, op) for dag in dags for op in DAG_OPS}
-    return Tally(
-        kind="DAG ops",
-        sent=len(wanted),
-        stored=len(wanted & succeeded),
-        duplicates=sum(count - 1 for count in ops.values()),
-        lost=len(wanted - succeeded),
-        unexpected=len(set(ops) - wanted),
-    )
+    return _counted("DAG ops", wanted, succeeded, ops, len(set(ops) - wanted))
 
 
 def succeeded_runs(database_url: str, owner: str, project: str) -> set[str]:
@@ -139,11 +139,4 @@ def webhook_tally(receiver: Receiver, expected: set[str]) -> Tally:
         if status < 300
     ]
     runs = {body["data"]["run_uuid"].replace("-", "") for _, body in delivered}
-    ids = Counter(webhook_id for webhook_id, _ in delivered)
-    return Tally(
-        kind="webhooks",
-        sent=len(expected),
-        stored=len(expected & runs),
-        duplicates=sum(count - 1 for count in ids.values()),
-        lost=len(expected - runs),
-    )
+    return _counted("webhooks", expected, runs, Counter(webhook_id for webhook_id, _ in delivered))

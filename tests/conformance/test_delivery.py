@@ -109,6 +109,13 @@ def test_kustomization_lists_every_manifest() -> None:
     }
 
 
+@pytest.mark.parametrize("name", ["api", "evaluation"])
+def test_services_that_enforce_rates_know_how_many_replicas_share_them(name: str) -> None:
+    deployment = _k8s("Deployment")[name]
+    env = {e["name"]: e.get("value") for e in _container(deployment, name)["env"]}
+    assert env["AXONAL_REPLICAS"] == str(deployment["spec"]["replicas"])
+
+
 def test_the_agent_runs_its_runs_in_axonal_runs_with_the_rights_it_needs_there() -> None:
     env = {e["name"]: e for e in _container(_k8s("Deployment")["agent"], "agent")["env"]}
     assert env["AXONAL_AGENT_KUBE_NAMESPACE"]["value"] == "axonal-runs"

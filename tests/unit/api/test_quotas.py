@@ -3,9 +3,12 @@ carried (a debt when more), and the next waits until the debt is paid."""
 
 from __future__ import annotations
 
+import asyncio
+import math
+
 import pytest
 
-from axonal_api.quotas import Bucket, Limits, Quotas, RateLimited
+from axonal_api.quotas import Bucket, Limits, Quotas, RateLimited, _Kept
 from axonal_api.settings import ApiSettings
 from axonal_events.quotas import QuotaLimits
 
@@ -34,3 +37,14 @@ def test_a_project_limit_overrides_the_default():
     assert merged == Limits(spans_per_second=7, points_per_second=None, storage_bytes=5)
     assert merged.rate("spans") == 7
     assert merged.rate("points") is None
+
+
+def test_each_api_replica_holds_its_share_of_a_projects_rate():
+    quotas = Quotas(ApiSettings(api_default_spans_per_second=101, replicas=2))
+    quotas._kept["acme/llm"] = _Kept(quotas._limits(QuotaLimits()), expires=math.inf)
+    bucket = asyncio.run(quotas.admit(None, "acme/llm", "spans"))  # cached: no RPC
+    assert bucket is not None
+    assert bucket.rate == 51  # two replicas: half of 101 each, rounded up
+    bucket.take(60)  # in debt
+    with pytest.raises(RateLimited, match="quota of 101 spans per second"):
+        asyncio.run(quotas.admit(None, "acme/llm", "spans"))

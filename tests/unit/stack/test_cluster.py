@@ -125,11 +125,11 @@ def test_a_further_api_replica_gets_a_port_of_its_own_and_keeps_it(tmp_path: Pat
 def test_each_replica_connects_as_its_service_and_runs_get_every_node(tmp_path: Path):
     passwords = {"agent": "a", "run": "r", "identity": "i"}
     shared = {"AXONAL_NATS_URL": "nats://127.0.0.1:1,nats://127.0.0.1:2"}
-    agent = Replica(ServiceEntry("agent", "axonal_agent"), 2)
+    agent = Replica(ServiceEntry("agent", "axonal_agent"), 2, 2)
     env = service_env(agent, shared, home=tmp_path, passwords=passwords)
     assert (env["AXONAL_NATS_USER"], env["AXONAL_NATS_PASSWORD"]) == ("agent", "a")
     assert env["AXONAL_AGENT_RUN_NATS_URL"] == "nats://run:r@127.0.0.1:1,nats://run:r@127.0.0.1:2"
-    assert env["AXONAL_REPLICA"] == "2"
+    assert (env["AXONAL_REPLICA"], env["AXONAL_REPLICAS"]) == ("2", "2")
     api = Replica(ServiceEntry("api", "axonal_api"), 2)
     with pytest.raises(NoNatsUserError, match="api has no NATS user"):
         service_env(api, shared, home=tmp_path, passwords=passwords, api_port=1234)

@@ -53,9 +53,9 @@ CONTEXT_KEY = "service_context"
 
 
 class ServiceSettings(BusSettings):
-    """``AXONAL_DATABASE_URL``, ``AXONAL_LOG_LEVEL``, ``AXONAL_LOG_JSON`` and ``AXONAL_REPLICA``
-    on top of the bus settings. A service subclasses it in its ``settings.py`` with its own
-    fields under its own prefix (``AXONAL_<NAME>_``)."""
+    """``AXONAL_DATABASE_URL``, ``AXONAL_LOG_LEVEL``, ``AXONAL_LOG_JSON``, ``AXONAL_REPLICA`` and
+    ``AXONAL_REPLICAS`` on top of the bus settings. A service subclasses it in its
+    ``settings.py`` with its own fields under its own prefix (``AXONAL_<NAME>_``)."""
 
     database_url: str = Field(
         default="postgresql://postgres@127.0.0.1:5432/axonal",
@@ -69,6 +69,13 @@ class ServiceSettings(BusSettings):
         validation_alias="AXONAL_REPLICA",
         description="This process's number among its service's replicas, when it has one (the "
         "embedded stack pings each replica by it).",
+    )
+    replicas: int = Field(
+        default=1,
+        ge=1,
+        validation_alias="AXONAL_REPLICAS",
+        description="How many replicas of the service share its work: a rate it enforces per "
+        "project or rule is split between them, each holding its share.",
     )
 
 

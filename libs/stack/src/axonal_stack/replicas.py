@@ -1,7 +1,8 @@
 """The processes of the stack's services: one per service, or several replicas of each.
 
 Replicas of a service share its durable consumers and RPC queue groups, so they share its
-work; each is told its number (``AXONAL_REPLICA``), answers the pings addressed to it alone
+work; each is told its number (``AXONAL_REPLICA``) and how many there are (``AXONAL_REPLICAS``:
+each holds its share of a rate the service enforces), answers the pings addressed to it alone
 (the supervisor watches every replica), and gets what must differ between two processes on
 one machine: an api its own port, an agent its own name (an agent restarting fails the runs
 an earlier life of the same name left open).
@@ -23,10 +24,11 @@ __all__ = ["Replica", "api_ports", "replicas"]
 
 @dataclass(frozen=True, slots=True)
 class Replica:
-    """Replica ``number`` (from 1) of a service."""
+    """Replica ``number`` (from 1) of ``of`` replicas of a service."""
 
     entry: ServiceEntry
     number: int
+    of: int = 1
 
     @property
     def service(self) -> str:
@@ -40,7 +42,7 @@ class Replica:
 
     def env(self, shared: Mapping[str, str]) -> dict[str, str]:
         """``shared`` plus what is this replica's own."""
-        env = {**shared, "AXONAL_REPLICA": str(self.number)}
+        env = {**shared, "AXONAL_REPLICA": str(self.number), "AXONAL_REPLICAS": str(self.of)}
         if self.service == "agent" and self.number > 1:
             base = shared.get("AXONAL_AGENT_NAME") or socket.gethostname()
             env["AXONAL_AGENT_NAME"] = f"{base}-{self.number}"
@@ -49,7 +51,7 @@ class Replica:
 
 def replicas(services: list[ServiceEntry], count: int) -> list[Replica]:
     """``count`` replicas of each service, the first replicas of all services first."""
-    return [Replica(entry, n) for n in range(1, count + 1) for entry in services]
+    return [Replica(entry, n, count) for n in range(1, count + 1) for entry in services]
 
 
 def api_ports(

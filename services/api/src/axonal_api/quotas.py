@@ -6,6 +6,10 @@ batch is never refused for good, and the next requests wait until the debt is pa
 finding the bucket empty gets :class:`RateLimited` with the seconds until it is not (the api
 answers 429 with ``Retry-After``), before its body is even read.
 
+With several api replicas (``AXONAL_REPLICAS``), each holds its share of a rate: the load
+balancer spreads a project's requests between them, so together they let the project's rate
+in. (A balancer that sends one project to one replica gives that project less.)
+
 Limits come from the identity service (``Identity.get_quotas``), kept :data:`TTL` seconds;
 an expired entry is still used while one refresh runs in the background, so ingestion never
 waits on an RPC but the first of a project. A limit a project leaves unset is the api's
@@ -103,6 +107,7 @@ class Quotas:
             storage_bytes=settings.api_default_storage_bytes,
         )
         self.ttl = ttl
+        self.replicas = settings.replicas
         self._kept: dict[str, _Kept] = {}
         self._refreshing: dict[str, asyncio.Task[None]] = {}
 
@@ -125,8 +130,8 @@ class Quotas:
             fresh = await self._read(gw, project)
             old = self._kept.get(project)
             if old is not None:  # a bucket keeps its tokens while its rate stays
-                rates = {k: b for k, b in old.buckets.items() if b.rate == fresh.limits.rate(k)}
-                fresh.buckets.update(rates)
+                kept = {k: b for k, b in old.buckets.items() if b.rate == self._share(fresh, k)}
+                fresh.buckets.update(kept)
             self._kept[project] = fresh
         finally:
             self._refreshing.pop(project, None)
@@ -142,6 +147,11 @@ class Quotas:
             self._refreshing[project] = task
         return kept
 
+    def _share(self, kept: _Kept, kind: RateKind) -> int | None:
+        """This replica's share of the project's rate of ``kind`` (at least 1 per second)."""
+        rate = kept.limits.rate(kind)
+        return None if rate is None else math.ceil(rate / self.replicas)
+
     async def limits(self, gw: Gateway, project: str) -> Limits:
         """The limits of ``owner/name`` (unlimited where neither it nor the api sets one)."""
         return (await self._entry(gw, project)).limits
@@ -150,15 +160,15 @@ class Quotas:
         """The project's bucket of ``kind`` once it lets a request in (``None``: no limit);
         :class:`RateLimited` when it does not. The caller then takes what it carried."""
         kept = await self._entry(gw, project)
-        rate = kept.limits.rate(kind)
-        if rate is None:
+        share = self._share(kept, kind)
+        if share is None:
             return None
         now = time.monotonic()
         bucket = kept.buckets.get(kind)
         if bucket is None:
-            bucket = kept.buckets[kind] = Bucket(rate, float(rate), now)
+            bucket = kept.buckets[kind] = Bucket(share, float(share), now)
         if wait := bucket.wait(now):
-            raise RateLimited(project, kind, rate, wait)
+            raise RateLimited(project, kind, kept.limits.rate(kind) or share, wait)
         return bucket
 
     def forget(self, project: str) -> None:

@@ -56,6 +56,12 @@ class ApiSettings(BusSettings):
     replica: int | None = Field(
         default=None, ge=1, description="This api's number among its replicas (AXONAL_REPLICA)."
     )
+    replicas: int = Field(
+        default=1,
+        ge=1,
+        description="How many api replicas share the traffic (AXONAL_REPLICAS): each enforces "
+        "its share of a project's rates.",
+    )
 
     @field_validator("api_token", "run_token_secret", "artifacts_url", "api_web_dir", mode="before")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -95,17 +96,19 @@ class Context(ServiceContext[EvaluationSettings]):
             await hook(self, conn, pending, project_id, dataset_id, items)
 
     def rule_pace(self, rule_id: str, per_minute: int) -> Pace:
-        """What spaces one rule's judge calls to ``per_minute`` on this replica."""
+        """What spaces one rule's judge calls on this replica: its share of ``per_minute``
+        (the replicas share the rule's jobs, ``AXONAL_REPLICAS``)."""
         key = f"{rule_id}:{per_minute}"
         pace = self._paces.get(key)
         if pace is None:
-            pace = self._paces[key] = Pace(60.0 / per_minute)
+            pace = self._paces[key] = Pace(60.0 * self.settings.replicas / per_minute)
         return pace
 
     def rule_cap(self, rule_id: str, limit: int) -> asyncio.Semaphore:
-        """The semaphore holding one rule to ``limit`` judge calls at once on this replica."""
+        """The semaphore holding one rule to its share of ``limit`` judge calls at once on this
+        replica (at least one)."""
         key = f"{rule_id}:{limit}"  # a changed cap takes a semaphore of its own
         cap = self._caps.get(key)
         if cap is None:
-            cap = self._caps[key] = asyncio.Semaphore(limit)
+            cap = self._caps[key] = asyncio.Semaphore(math.ceil(limit / self.settings.replicas))
         return cap
