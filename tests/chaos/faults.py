@@ -24,10 +24,12 @@ RECEIVER_PAUSE = 10.0  # seconds the webhook receiver answers 503
 
 @dataclass(frozen=True)
 class Fault:
-    """``name`` as the report shows it; ``inject`` does it (to the stack, or the receiver)."""
+    """``name`` as the report shows it; ``inject`` does it (to the stack, or the receiver) and
+    returns once it is over, after ``held`` seconds of it (recovery counts from its end)."""
 
     name: str
     inject: Callable[[RunningStack, Receiver], None]
+    held: float = 0.0
 
 
 def _signal_all(stack: RunningStack, roles: list[str], signum: int) -> None:
@@ -88,7 +90,7 @@ def _pause(_: RunningStack, receiver: Receiver) -> None:
 
 
 def pause_receiver() -> Fault:
-    return Fault(f"webhook receiver answers 503 for {RECEIVER_PAUSE:.0f}s", _pause)
+    return Fault(f"webhook receiver answers 503 for {RECEIVER_PAUSE:.0f}s", _pause, RECEIVER_PAUSE)
 
 
 def catalog() -> list[Fault]:

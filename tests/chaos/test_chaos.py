@@ -79,7 +79,7 @@ def _tallies(load: Load, acked: dict[str, list[int]], expected_hooks: set[str]) 
 def test_after_the_fault_everything_acknowledged_is_stored_once(fault: Fault, load: Load) -> None:
     refused_before, started = load.refusals(), time.monotonic()
     fault.inject(load.stack, load.receiver)
-    held = RECEIVER_PAUSE if "receiver" in fault.name else 0.0
+    held = fault.held
     wait_for_sync(
         lambda: _recovered(load, started + held),
         timeout=180,
