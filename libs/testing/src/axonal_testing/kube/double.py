@@ -35,8 +35,9 @@ class KubeDouble:
     ``url`` is where it serves once :meth:`start` ran. The scripting API:
 
     - ``kubelet``: pod steps (``schedule``, ``unschedulable``, ``pull_failed``, ``start``,
-      ``terminate``, ``evict``, ``lose_node``);
-    - ``scenarios``: the scripted sequences of a Job's pod, replayed with :meth:`play`;
+      ``terminate``, ``evict``, ``node_not_ready``, ``lose_node``);
+    - ``scenarios``: the scripted sequences of a Job's pod (``scenarios.of(plural)``: of
+      another kind's main pod), replayed with :meth:`play`;
     - ``operators``: the custom resources' operators (``training``, ``ray_job``,
       ``dask_job``, ``set_status``, ``pods``);
     - :meth:`log` appends container log lines, :meth:`patch_status` changes a status,
@@ -54,7 +55,7 @@ class KubeDouble:
         self.jobs = JobController(self.store)
         ReplicaControllers(self.store)
         self.operators = Operators(self.store, self.kubelet)
-        self.scenarios = Scenarios(self.kubelet, self.jobs)
+        self.scenarios = Scenarios(self.kubelet, self.store)
         self.url = ""
         self._runner: web.AppRunner | None = None
 
