@@ -9,12 +9,16 @@ The controller's own verdict comes first (a Job's ``Complete``/``Failed`` condit
 Kubeflow job's ``Succeeded``/``Failed``, a RayJob's ``jobStatus``...). The pods say why:
 
 - failures of a pod, final where nothing replaces the pod (a Job's, a Kubeflow job's: they
-  restart ``Never`` and fail their job), so reported as soon as seen: ``Evicted`` (the
-  pod's ``status.reason``, or a ``DisruptionTarget`` condition for an eviction or a kubelet
-  termination), ``NodeLost`` (``status.reason``, or ``DisruptionTarget`` by the taint manager
-  or the pod garbage collector: the node went away), ``Preempted``, ``OOMKilled`` (exit code
-  137, with the memory limit), ``InitFailed`` (an init step exited non-zero), ``ExitCode``
-  (the main container exited non-zero; the message is the end of its log);
+  restart ``Never`` and fail their job; a RayJob's head: without GCS fault tolerance the
+  Ray cluster, its job with it, does not outlive its head), so reported as soon as seen:
+  ``Evicted`` (the pod's ``status.reason``, or a ``DisruptionTarget`` condition for an
+  eviction or a kubelet termination), ``NodeLost`` (``status.reason``, or
+  ``DisruptionTarget`` by the taint manager or the pod garbage collector: the node went
+  away), ``Preempted``, ``OOMKilled`` (exit code 137, with the memory limit), ``InitFailed``
+  (an init step exited non-zero), ``ExitCode`` (the main container exited non-zero, its pod
+  failed or restarted it; the message is the end of its log). A pod's own failure comes
+  before that of a pod killed by its deletion (the training operator deletes the other
+  replicas of a job whose replica failed);
 - a container that cannot start: ``InvalidImageName``/``ErrImageNeverPull`` fail at once;
   ``ErrImagePull``/``ImagePullBackOff`` and ``CreateContainerConfigError``/
   ``CreateContainerError``/``RunContainerError`` (a missing Secret key...) are retried by the
@@ -23,14 +27,24 @@ Kubeflow job's ``Succeeded``/``Failed``, a RayJob's ``jobStatus``...). The pods 
 - why a pod waits: ``Unschedulable`` (``PodScheduled`` False) or ``SchedulingGated``, a
   waiting container's reason (``CrashLoopBackOff``...).
 
-A service (a Deployment) runs once a replica is available, fails when its rollout exceeds its
-progress deadline; a Ray or Dask cluster runs once the operator says so and a pod runs.
+A service (a Deployment) runs while a replica is available. Its pods are replaced, their
+containers restarted (``restartPolicy: Always``,
+https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#pod-template), so a pod's
+failure is not final: while no replica is available it is why the service waits (after an
+eviction, a lost node, a crash: the kubelet restarts a crashed container at once), as is a
+container waiting to be restarted, in ``CrashLoopBackOff`` ("Repeated crashes",
+https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts). The
+Deployment never gives up on a crash loop once it was rolled out (its progress deadline
+applies to rollouts only), so a service whose container has been crash-looping with no
+replica available for ``stuck_after`` seconds fails, with why its container crashed (its
+reason and exit code). It fails too when its rollout exceeds its progress deadline. A Ray or
+Dask cluster runs once the operator says so and a pod runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -84,11 +98,13 @@ def _condition(obj: Obj, kind: str) -> Obj | None:
     return None
 
 
+def _seconds_since(stamp: str, now: datetime) -> float:
+    return (now - datetime.fromisoformat(stamp.replace("Z", "+00:00"))).total_seconds()
+
+
 def _age(pod: Obj, now: datetime) -> float:
     stamp = _status(pod).get("startTime") or (pod.get("metadata") or {}).get("creationTimestamp")
-    if not stamp:
-        return 0.0
-    return (now - datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))).total_seconds()
+    return _seconds_since(str(stamp), now) if stamp else 0.0
 
 
 def _statuses(pod: Obj) -> list[tuple[Obj, bool]]:
@@ -125,15 +141,25 @@ def _terminated(status: Obj) -> Obj | None:
     return None
 
 
+def _main_exit(pod: Obj) -> int | None:
+    """The exit code of the main container, if it ended."""
+    for container, step in _statuses(pod):
+        ended = (container.get("state") or {}).get("terminated") or {}
+        if not step and container.get("name") == _main_name(pod) and "exitCode" in ended:
+            return int(ended["exitCode"])
+    return None
+
+
 def _pod_failure(pod: Obj) -> Observation | None:
-    """Why ``pod`` failed, if it did (or is being deleted for good)."""
+    """Why ``pod`` failed, if it did (or is being deleted for good), or why its container
+    was restarted."""
     status = _status(pod)
     if status.get("reason") in ("Evicted", "NodeLost"):
-        return Observation("failed", status["reason"], status.get("message"))
+        return Observation("failed", status["reason"], status.get("message"), _main_exit(pod))
     disruption = _condition(pod, "DisruptionTarget")
     if disruption is not None:
         reason = _DISRUPTIONS.get(str(disruption.get("reason")), "Disrupted")
-        return Observation("failed", reason, disruption.get("message"))
+        return Observation("failed", reason, disruption.get("message"), _main_exit(pod))
     main = _main_name(pod)
     for container, step in _statuses(pod):
         ended = _terminated(container)
@@ -144,12 +170,31 @@ def _pod_failure(pod: Obj) -> Observation | None:
             limit = _memory_limit(pod, str(name))
             under = f" under its memory limit of {limit}" if limit else ""
             return Observation("failed", "OOMKilled", f"{name}: out of memory{under}", code)
-        if code and (step or (name == main and status.get("phase") == "Failed")):
+        restarted = bool((container.get("lastState") or {}).get("terminated"))
+        if code and (step or (name == main and (status.get("phase") == "Failed" or restarted))):
             log = ended.get("message") or f"exited with code {code}"
             return Observation(
                 "failed", "InitFailed" if step else "ExitCode", f"{name}: {log}", code
             )
     return None
+
+
+def _collateral(pod: Obj, failure: Observation) -> int:
+    """How far ``failure`` is from being ``pod``'s own: 0 for a live pod's crash, 1 for a
+    pod that failed, 2 for one whose containers its deletion killed."""
+    phase = _status(pod).get("phase")
+    deleted = bool((pod.get("metadata") or {}).get("deletionTimestamp"))
+    if phase not in ("Succeeded", "Failed") and not deleted:
+        return 0
+    return 2 if deleted and failure.reason == "ExitCode" else 1
+
+
+def _crash_looping(pod: Obj) -> bool:
+    """A container of ``pod`` waits out the back-off before its next restart."""
+    return any(
+        ((c.get("state") or {}).get("waiting") or {}).get("reason") == "CrashLoopBackOff"
+        for c, _ in _statuses(pod)
+    )
 
 
 def _stuck(pod: Obj, now: datetime, stuck_after: float) -> Observation | None:
@@ -179,27 +224,42 @@ def _waiting(pod: Obj) -> Observation | None:
 
 @dataclass(frozen=True, slots=True)
 class _Pods:
-    """What the pods of a workload say."""
+    """What the pods of a workload say (``crash_loop``: why the container of a pod in
+    ``CrashLoopBackOff`` crashed)."""
 
+    pods: Sequence[Obj]
+    now: datetime
+    stuck_after: float
     failure: Observation | None
     stuck: Observation | None
     waiting: Observation | None
+    crash_loop: Observation | None
     running: bool
     exit_code: int | None
 
     @classmethod
     def read(cls, pods: Sequence[Obj], now: datetime, stuck_after: float) -> _Pods:
-        failures = [f for f in map(_pod_failure, pods) if f is not None]
+        failed = [(p, f) for p in pods if (f := _pod_failure(p)) is not None]
+        failed.sort(key=lambda found: _collateral(*found))
+        failures = [f for _, f in failed]
         stuck = [s for s in (_stuck(p, now, stuck_after) for p in pods) if s is not None]
         waiting = [w for w in map(_waiting, pods) if w is not None]
         codes = [f.exit_code for f in failures if f.exit_code is not None]
         return cls(
+            pods=pods,
+            now=now,
+            stuck_after=stuck_after,
             failure=failures[0] if failures else None,
             stuck=next((s for s in stuck if s.phase == "failed"), stuck[0] if stuck else None),
             waiting=waiting[0] if waiting else None,
+            crash_loop=next((f for p, f in failed if _crash_looping(p)), None),
             running=any(_status(p).get("phase") in ("Running", "Succeeded") for p in pods),
             exit_code=codes[0] if codes else None,
         )
+
+    def only(self, match: Callable[[Obj], bool]) -> _Pods:
+        """What the pods that ``match`` say."""
+        return _Pods.read([p for p in self.pods if match(p)], self.now, self.stuck_after)
 
     def fatal(self, *, replaced: bool) -> Observation | None:
         """A failure that ends the attempt: any pod failure where pods are not replaced."""
@@ -243,8 +303,45 @@ def _deployment(deployment: Obj, pods: _Pods) -> Observation:
             return Observation(
                 "failed", "ProgressDeadlineExceeded", f"{condition.get('message')}{detail}"
             )
-    available = int(_status(deployment).get("availableReplicas") or 0) > 0
-    return pods.progress(running=available or _condition(deployment, "Available") is not None)
+    if int(_status(deployment).get("availableReplicas") or 0) > 0 or _condition(
+        deployment, "Available"
+    ):
+        return Observation("running")
+    looping = pods.crash_loop
+    if looping is not None and _unavailable_for(deployment, pods.now) > pods.stuck_after:
+        return Observation(
+            "failed",
+            looping.reason,
+            f"{looping.message} (CrashLoopBackOff, no replica available for over "
+            f"{pods.stuck_after:g}s)",
+            looping.exit_code,
+        )
+    replica_failed = pods.failure and replace(pods.failure, phase="pending")
+    return pods.stuck or pods.waiting or replica_failed or _rolled_out(deployment)
+
+
+def _unavailable_for(deployment: Obj, now: datetime) -> float:
+    """Seconds since the Deployment has had no replica available (since its ``Available``
+    condition turned False, else since it was made)."""
+    for condition in _status(deployment).get("conditions") or []:
+        if condition.get("type") == "Available" and condition.get("lastTransitionTime"):
+            return _seconds_since(str(condition["lastTransitionTime"]), now)
+    created = (deployment.get("metadata") or {}).get("creationTimestamp")
+    return _seconds_since(str(created), now) if created else 0.0
+
+
+def _rolled_out(deployment: Obj) -> Observation:
+    """Pending; once its rollout completed (``Progressing`` ``NewReplicaSetAvailable``), with
+    why the Deployment says it has no replica available."""
+    progressing = _condition(deployment, "Progressing") or {}
+    for condition in _status(deployment).get("conditions") or []:
+        if (
+            condition.get("type") == "Available"
+            and condition.get("status") == "False"
+            and progressing.get("reason") == "NewReplicaSetAvailable"
+        ):
+            return Observation("pending", condition.get("reason"), condition.get("message"))
+    return Observation("pending")
 
 
 def _kubeflow(job: Obj, pods: _Pods) -> Observation:
@@ -272,6 +369,12 @@ _RAY_FAILURES = {
 }
 
 
+def _ray_head(pod: Obj) -> bool:
+    """KubeRay's label of a Ray cluster's head pod."""
+    labels = (pod.get("metadata") or {}).get("labels") or {}
+    return bool(labels.get("ray.io/node-type") == "head")
+
+
 def _ray_job(job: Obj, pods: _Pods) -> Observation:
     status = _status(job)
     deployment, state = status.get("jobDeploymentStatus"), status.get("jobStatus")
@@ -283,7 +386,7 @@ def _ray_job(job: Obj, pods: _Pods) -> Observation:
         return Observation("failed", reason or default_reason, message or default_message)
     if deployment in ("Failed", "ValidationFailed"):
         return Observation("failed", reason or deployment, message)
-    fatal = pods.fatal(replaced=True)
+    fatal = pods.fatal(replaced=True) or pods.only(_ray_head).failure
     if fatal is not None:
         return fatal
     if deployment in ("Suspending", "Suspended"):
