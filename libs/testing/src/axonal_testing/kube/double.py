@@ -16,7 +16,7 @@ from axonal_testing.kube.logs import LogBook
 from axonal_testing.kube.operators import Operators
 from axonal_testing.kube.replicas import ReplicaControllers
 from axonal_testing.kube.resources import by_plural
-from axonal_testing.kube.scenarios import Scenarios, Step
+from axonal_testing.kube.scenarios import Scenarios, Step, main_pod
 from axonal_testing.kube.selectors import label_matcher
 from axonal_testing.kube.server import build_app
 from axonal_testing.kube.store import Store
@@ -118,6 +118,11 @@ class KubeDouble:
     def job_pod(self, namespace: str, job: str) -> str:
         """The name of the Job's current pod (the one still running, else the last one)."""
         return self.jobs.current_pod(namespace, job)
+
+    def main_pod(self, plural: str, namespace: str, name: str) -> str:
+        """The name of a workload's main pod (:func:`~axonal_testing.kube.scenarios.main_pod`):
+        a Deployment's current replica, a training job's master, a RayJob's head..."""
+        return main_pod(self.store, plural, namespace, name)
 
     # scripting
 
