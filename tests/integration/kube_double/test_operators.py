@@ -83,6 +83,62 @@ async def test_a_pytorch_job_is_created_runs_and_succeeds(api: ApiClient, kube_d
     } == {"Succeeded"}
 
 
+async def test_a_failed_replica_fails_its_pytorch_job(api: ApiClient, kube_double: KubeDouble):
+    custom = CustomObjectsApi(api)
+    replica = {"restartPolicy": "Never", "template": TEMPLATE}
+    body = {
+        "metadata": {"name": "train"},
+        "spec": {
+            "runPolicy": {"backoffLimit": 0, "cleanPodPolicy": "Running"},
+            "pytorchReplicaSpecs": {
+                "Master": {"replicas": 1, **replica},
+                "Worker": {"replicas": 1, **replica},
+            },
+        },
+    }
+    await custom.create_namespaced_custom_object("kubeflow.org", "v1", NS, "pytorchjobs", body)
+    kube_double.operators.training("pytorchjobs", NS, "train", "Running")
+    [master] = kube_double.pods(NS, "training.kubeflow.org/job-role=master")
+
+    kube_double.kubelet.terminate(NS, "train-master-0", 137, "OOMKilled")
+    got = await custom.get_namespaced_custom_object(
+        "kubeflow.org", "v1", NS, "pytorchjobs", "train"
+    )
+
+    assert master["spec"]["restartPolicy"] == "Never"  # the replica spec's
+    failed = _conditions(got)["Failed"]
+    assert (failed["reason"], failed["message"]) == (
+        "PyTorchJobFailed",
+        "Job train has failed because it has reached the specified backoff limit",
+    )
+    assert _conditions(got)["Running"]["status"] == "False"
+    # past the backoff limit every pod goes, the failed one too (cleanPodPolicy or not)
+    assert kube_double.pods(NS, "training.kubeflow.org/job-name=train") == []
+
+
+async def test_a_failed_replica_without_a_backoff_limit_keeps_its_pod(
+    api: ApiClient, kube_double: KubeDouble
+):
+    custom = CustomObjectsApi(api)
+    body = {
+        "metadata": {"name": "train"},
+        "spec": {
+            "tfReplicaSpecs": {"Worker": {"replicas": 2, "template": TEMPLATE}},
+        },
+    }
+    await custom.create_namespaced_custom_object("kubeflow.org", "v1", NS, "tfjobs", body)
+    kube_double.operators.training("tfjobs", NS, "train", "Running")
+
+    kube_double.kubelet.evict(NS, "train-worker-1")
+    got = await custom.get_namespaced_custom_object("kubeflow.org", "v1", NS, "tfjobs", "train")
+
+    assert _conditions(got)["Failed"]["message"] == (
+        "TFJob train is failed because 1 Worker replica(s) failed."
+    )
+    [kept] = kube_double.pods(NS, "training.kubeflow.org/job-name=train")
+    assert (kept["metadata"]["name"], kept["status"]["reason"]) == ("train-worker-1", "Evicted")
+
+
 async def test_a_ray_job_gets_a_cluster_its_pods_and_a_submitter(
     api: ApiClient, kube_double: KubeDouble
 ):
@@ -125,15 +181,45 @@ async def test_a_ray_job_gets_a_cluster_its_pods_and_a_submitter(
     ]
 
 
+async def test_kuberay_replaces_a_head_pod_that_ended(api: ApiClient, kube_double: KubeDouble):
+    custom = CustomObjectsApi(api)
+    head = {
+        "template": {"spec": {"containers": [{"name": "ray-head", "image": "rayproject/ray:2"}]}}
+    }
+    body = {
+        "metadata": {"name": "serve"},
+        "spec": {"headGroupSpec": head, "workerGroupSpecs": []},
+    }
+    await custom.create_namespaced_custom_object("ray.io", "v1", NS, "rayclusters", body)
+    [first] = kube_double.pods(NS, "ray.io/node-type=head")
+    name = first["metadata"]["name"]
+    kube_double.kubelet.schedule(NS, name)
+    kube_double.kubelet.start(NS, name)
+
+    kube_double.kubelet.terminate(NS, name, 137, "OOMKilled")  # restartPolicy Always
+    [restarted] = kube_double.pods(NS, "ray.io/node-type=head")
+    kube_double.kubelet.evict(NS, name)
+    [replacement] = kube_double.pods(NS, "ray.io/node-type=head")
+
+    assert restarted["metadata"]["name"] == name
+    assert restarted["status"]["containerStatuses"][0]["restartCount"] == 1
+    assert replacement["metadata"]["name"] != name
+    assert replacement["metadata"]["name"].startswith("serve-head-")
+    assert replacement["status"]["phase"] == "Pending"
+
+
 async def test_a_dask_job_moves_through_its_job_statuses(api: ApiClient, kube_double: KubeDouble):
     custom = CustomObjectsApi(api)
     pod = {"spec": {"containers": [{"name": "job", "image": "dask:1"}]}}
+    # the runner's pod is the job's spec as it is: one that restarts (Always, the default)
+    # would be restarted by the kubelet after it exits
+    runner_pod = {"spec": {**pod["spec"], "restartPolicy": "Never"}}
     body = {
         "apiVersion": "kubernetes.dask.org/v1",
         "kind": "DaskJob",
         "metadata": {"name": "etl"},
         "spec": {
-            "job": pod,
+            "job": runner_pod,
             "cluster": {"spec": {"scheduler": pod, "worker": {"replicas": 2, **pod}}},
         },
     }

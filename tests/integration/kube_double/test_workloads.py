@@ -75,6 +75,66 @@ async def test_a_deleted_deployment_pod_is_replaced(api: ApiClient, kube_double:
     assert replacement["metadata"]["name"] != pod["metadata"]["name"]
 
 
+def _conditions(status: dict) -> dict[str, dict]:
+    return {c["type"]: c for c in status.get("conditions") or []}
+
+
+async def test_a_crashed_container_is_restarted_in_its_pod_then_backs_off(
+    api: ApiClient, kube_double: KubeDouble
+):
+    await AppsV1Api(api).create_namespaced_deployment(NS, deployment("serve", 1))
+    steps = kube_double.scenarios.of("deployments").oom_killed(NS, "serve", ("allocating",))
+    await kube_double.play(steps)
+    [pod] = kube_double.pods(NS, "app=serve")
+    name = pod["metadata"]["name"]
+    first = pod["status"]["containerStatuses"][0]
+    kube_double.log(NS, name, "restarted")
+    core = CoreV1Api(api)
+    current = await core.read_namespaced_pod_log(name, NS)
+
+    assert pod["status"]["phase"] == "Running"  # the pod stays: the kubelet restarts it
+    assert (first["restartCount"], list(first["state"])) == (1, ["running"])
+    ended = first["lastState"]["terminated"]
+    assert (ended["reason"], ended["exitCode"]) == ("OOMKilled", 137)
+    assert current == "restarted\n"  # a restarted container's log is a new one
+    kube_double.kubelet.terminate(NS, name, 137, "OOMKilled")
+    again = kube_double.pods(NS, "app=serve")[0]["status"]["containerStatuses"][0]
+    assert again["restartCount"] == 1
+    assert again["state"]["waiting"]["reason"] == "CrashLoopBackOff"
+    assert again["state"]["waiting"]["message"].startswith(
+        f"back-off 10s restarting failed container=serve pod={name}_{NS}("
+    )
+    deployment_status = kube_double.get("deployments", NS, "serve")["status"]
+    assert _conditions(deployment_status)["Available"]["status"] == "False"
+    kube_double.kubelet.start(NS, name)  # the back-off is over
+    restarted = kube_double.pods(NS, "app=serve")[0]["status"]["containerStatuses"][0]
+    assert (restarted["restartCount"], restarted["ready"]) == (2, True)
+
+
+async def test_an_evicted_or_lost_deployment_pod_is_replaced(
+    api: ApiClient, kube_double: KubeDouble
+):
+    await AppsV1Api(api).create_namespaced_deployment(NS, deployment("serve", 1))
+    await kube_double.play(kube_double.scenarios.of("deployments").evicted(NS, "serve"))
+    evicted, replacement = sorted(
+        kube_double.pods(NS, "app=serve"), key=lambda p: p["status"]["phase"]
+    )
+
+    assert (evicted["status"]["phase"], evicted["status"]["reason"]) == ("Failed", "Evicted")
+    assert replacement["status"]["phase"] == "Pending"
+    steps = kube_double.scenarios.of("deployments").node_lost(NS, "serve")
+    await kube_double.play(steps[:-1])  # up to the node not answering
+    [on_lost] = [
+        p for p in kube_double.pods(NS, "app=serve") if p["spec"].get("nodeName") == "node-lost"
+    ]
+    assert on_lost["status"]["phase"] == "Running"
+    assert _conditions(on_lost["status"])["Ready"]["status"] == "False"
+    steps[-1].run()
+    pods = kube_double.pods(NS, "app=serve")
+    assert on_lost["metadata"]["name"] not in {p["metadata"]["name"] for p in pods}
+    assert sorted(p["status"]["phase"] for p in pods) == ["Failed", "Pending"]
+
+
 async def test_a_service_gets_a_cluster_ip(api: ApiClient):
     body = {"metadata": {"name": "svc"}, "spec": {"ports": [{"port": 80}], "selector": {"a": "b"}}}
 

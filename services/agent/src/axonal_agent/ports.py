@@ -93,15 +93,16 @@ class Orphan:
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """Why a started attempt does not run yet: ``starting``, ``unschedulable`` (nothing can
-    take it) or ``warning`` (it cannot start as it is, and may recover)."""
+    """Why a started attempt does not run (yet, or any more): ``starting``,
+    ``unschedulable`` (nothing can take it) or ``warning`` (it cannot run as it is, and may
+    recover); ``running`` once it runs again."""
 
-    status: Literal["starting", "unschedulable", "warning"]
+    status: Literal["starting", "unschedulable", "warning", "running"]
     reason: str | None = None
     message: str | None = None
 
 
-#: Receives each change of a started attempt's :class:`Waiting` until it runs.
+#: Receives each change of a started attempt's :class:`Waiting`.
 WaitingSink = Callable[[Waiting], Awaitable[None]]
 
 
@@ -136,6 +137,12 @@ class Process(Protocol):
     async def ready(self, timeout: float) -> bool:
         """Wait until a service answers (``True`` at once for a job); ``False`` when the
         process ended first, :class:`TimeoutError` after ``timeout`` seconds."""
+        ...
+
+    async def watch(self, changed: WaitingSink) -> None:
+        """Once it runs, until it ended: tell ``changed`` each time it stops running as it
+        should (``warning``, ``unschedulable``, with why: a service whose replica was lost
+        and is being replaced) and when it runs again (``running``)."""
         ...
 
     async def wait(self) -> int | None:

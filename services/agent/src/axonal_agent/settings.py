@@ -122,8 +122,8 @@ class AgentSettings(ServiceSettings):
     kube_stuck_after_seconds: float = Field(
         default=300.0,
         gt=0,
-        description="How long a container may fail to pull its image or start before its "
-        "run fails.",
+        description="How long a container may fail to pull its image or start, or a "
+        "service crash-loop with no replica available, before its run fails.",
     )
     kube_watch_seconds: int = Field(default=300, ge=1)
 

@@ -1,25 +1,110 @@
 """Shared pieces of the Kubernetes executor tests: fixture runs compiled as the scheduler
-compiles them, what the executor created, and the double's objects of an attempt."""
+compiles them, the kinds of workload they make, what the executor created, and the double's
+objects of an attempt."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from axonal_agent.domain.kube.target import workload_name
+from axonal_agent.domain.kube.target import RUN_UUID_LABEL, workload_name
 from axonal_bus.outbox import event_headers
 from axonal_events import RunStatus, RunStatusChanged, new_event
 from axonal_spec import CompileOptions, compile_operation, load
 from axonal_testing.kube.double import KubeDouble
+from axonal_testing.kube.scenarios import Scenarios, Step
 from axonal_testing.kube.watchers import Change
+from axonal_testing.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[4]
 FIXTURES = ROOT / "tests" / "fixtures" / "polyaxonfiles"
 NS = "axonal-runs"
 #: What the API server adds to an object it stores; the rest is what the executor sent.
 _SERVER_FIELDS = ("uid", "resourceVersion", "creationTimestamp", "generation")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of workload, made from a fixture: the ``plural`` of its primary object, the
+    main container of its main pod (its image), what else its operator does for it to run
+    once that pod runs (``runs``), and the objects the executor made besides its Secret."""
+
+    id: str
+    fixture: str
+    plural: str
+    container: str
+    image: str
+    runs: Callable[[KubeDouble, str], None] = lambda double, name: None
+    made: tuple[str, ...] = ()
+
+    def scenarios(self, double: KubeDouble) -> Scenarios:
+        return double.scenarios.of(self.plural)
+
+    def deleted(self, name: str) -> list[tuple[str, str, str]]:
+        """What the executor deletes at the end: all it made, its primary first."""
+        plurals = (self.plural, *self.made, "secrets")
+        return [(p, f"{name}-env" if p == "secrets" else name, "Background") for p in plurals]
+
+
+JOB = Kind("job", "jobs/hello.yaml", "jobs", "main", "busybox:1.36")
+SERVICE = Kind(
+    "service",
+    "services/dashboard.yaml",
+    "deployments",
+    "main",
+    "axonal/dashboard:1",
+    made=("services",),
+)
+PYTORCH_JOB = Kind(
+    "pytorchjob",
+    "distributed/pytorchjob.yaml",
+    "pytorchjobs",
+    "pytorch",
+    "axonal/torch:2",
+    runs=lambda double, name: double.operators.training("pytorchjobs", NS, name, "Running"),
+)
+RAY_JOB = Kind(
+    "rayjob",
+    "distributed/raycluster.yaml",
+    "rayjobs",
+    "ray-head",
+    "axonal/ray:2",
+    runs=lambda double, name: double.operators.ray_job(NS, name, "Running"),
+)
+
+
+async def started(observed: Any, execute: Any, kind: Kind) -> tuple[str, str]:
+    """A run of ``kind`` launched and ``starting``: ``(run uuid, workload)``."""
+    run_uuid, name = await launch(execute, kind.fixture)
+    await wait_for(lambda: "starting" in observed.statuses(run_uuid), message="starting")
+    return run_uuid, name
+
+
+async def play(
+    steps: list[Step], observed: Any, run_uuid: str, name: str, kind: Kind, double: KubeDouble
+) -> None:
+    """Run the steps; once the main pod runs, what else runs the kind, then wait until the
+    agent said the run runs."""
+    for step in steps:
+        step.run()
+        if step.name == "running":
+            kind.runs(double, name)
+            await wait_for(lambda: "running" in observed.statuses(run_uuid), message="running")
+
+
+def reasons(observed: Any, run_uuid: str) -> list[tuple[str, str | None]]:
+    """The statuses reported for the run, with their reasons."""
+    return [(r.status.value, r.reason) for r in observed.reports if r.run_uuid == run_uuid]
+
+
+def pods_left(double: KubeDouble, run_uuid: str, name: str) -> list[str]:
+    """The pods of the attempt (a RayJob's submitter's too) still there."""
+    selectors = (f"{RUN_UUID_LABEL}={uuid.UUID(run_uuid).hex}", f"job-name={name}")
+    return [p["metadata"]["name"] for s in selectors for p in double.pods(NS, s)]
 
 
 def compiled(relative: str, run_uuid: str) -> dict[str, Any]:

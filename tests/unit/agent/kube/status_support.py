@@ -33,9 +33,11 @@ def pod(
     age: float = 10,
     memory: str | None = None,
     sidecar: bool = False,
+    metadata: dict[str, Any] | None = None,
     **status: Any,
 ) -> dict[str, Any]:
-    """A pod of the attempt: ``main`` is the main container's state."""
+    """A pod of the attempt: ``main`` is the main container's state; ``metadata`` adds to
+    its metadata (labels, a deletionTimestamp...)."""
     container: dict[str, Any] = {"name": "main", "image": "x"}
     if memory:
         container["resources"] = {"limits": {"memory": memory}}
@@ -46,7 +48,7 @@ def pod(
     if last:
         statuses[0]["lastState"] = last
     return {
-        "metadata": {"name": "p", "creationTimestamp": stamp(age)},
+        "metadata": {"name": "p", "creationTimestamp": stamp(age), **(metadata or {})},
         "spec": spec,
         "status": {
             "phase": phase,

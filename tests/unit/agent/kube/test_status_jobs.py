@@ -6,7 +6,7 @@ import pytest
 
 from axonal_agent.domain.kube import Observation, observe
 
-from .status_support import NOW, RUNNING, condition_list, job, look, pod, terminated
+from .status_support import NOW, RUNNING, condition_list, job, look, pod, stamp, terminated
 
 # -- a Job -----------------------------------------------------------------------------
 
@@ -96,7 +96,7 @@ def test_an_invalid_image_name_fails_at_once():
     )
 
 
-def test_evicted_pod_fails_the_job():
+def test_evicted_pod_fails_the_job_with_the_code_its_container_was_killed_with():
     evicted = pod(
         "Failed",
         reason="Evicted",
@@ -104,7 +104,7 @@ def test_evicted_pod_fails_the_job():
         main=terminated(137),
     )
     assert look("Job", job(), evicted) == Observation(
-        "failed", "Evicted", "The node was low on resource: memory."
+        "failed", "Evicted", "The node was low on resource: memory.", 137
     )
     kubelet = pod(
         "Running",
@@ -224,5 +224,82 @@ def test_a_crash_looping_service_waits_until_its_deadline():
 
 
 def test_a_service_is_not_failed_by_an_evicted_pod_its_deployment_replaces():
-    evicted = pod("Failed", reason="Evicted", message="low memory")
+    evicted = pod("Failed", reason="Evicted", message="low memory", main=terminated(137))
     assert look("Deployment", deployment(1), evicted, RUNNING) == Observation("running")
+    # until the replacement is ready, the eviction is why no replica is available
+    assert look("Deployment", deployment(), evicted, pod()) == Observation(
+        "pending", "Evicted", "low memory", 137
+    )
+
+
+def test_a_service_on_a_lost_node_waits_with_why():
+    rolled_out = deployment(
+        0,
+        ("Available", "False", "MinimumReplicasUnavailable", "no minimum availability"),
+        ("Progressing", "True", "NewReplicaSetAvailable", 'ReplicaSet "x" has progressed.'),
+    )
+    unready = pod("Running", main={"running": {}})  # its node stopped answering
+    assert look("Deployment", rolled_out, unready) == Observation(
+        "pending", "MinimumReplicasUnavailable", "no minimum availability"
+    )
+    assert look("Deployment", deployment(), unready) == Observation("pending")  # not rolled out
+    lost = pod(
+        "Running",
+        main={"running": {}},
+        conditions=condition_list(
+            ("PodScheduled", "True"),
+            ("DisruptionTarget", "True", "DeletionByTaintManager", "Taint manager: deleting"),
+        ),
+        metadata={"deletionTimestamp": stamp(1)},
+    )
+    assert look("Deployment", rolled_out, lost, pod()) == Observation(
+        "pending", "NodeLost", "Taint manager: deleting"
+    )
+
+
+def _unavailable_since(seconds_ago: float) -> dict[str, Any]:
+    found = deployment(0)
+    found["status"]["conditions"] = [
+        {
+            "type": "Available",
+            "status": "False",
+            "reason": "MinimumReplicasUnavailable",
+            "message": "no minimum availability",
+            "lastTransitionTime": stamp(seconds_ago),
+        }
+    ]
+    return found
+
+
+def test_a_crashed_service_container_says_why_until_it_runs_again():
+    restarted = pod("Running", main={"running": {}}, last=terminated(137, "OOMKilled"))
+    assert look("Deployment", _unavailable_since(900), restarted) == Observation(
+        "pending", "OOMKilled", "main: out of memory", 137
+    )
+    assert look("Deployment", deployment(1), restarted) == Observation("running")
+
+
+@pytest.mark.parametrize(
+    ("last", "reason", "why", "code"),
+    [
+        (terminated(137, "OOMKilled"), "OOMKilled", "main: out of memory", 137),
+        (terminated(2, "Error", "KeyError: 'port'"), "ExitCode", "main: KeyError: 'port'", 2),
+    ],
+)
+def test_a_crash_looping_service_fails_once_no_replica_was_available_for_stuck_after(
+    last, reason, why, code
+):
+    looping = pod(
+        "Running",
+        main={"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 20s"}},
+        last=last,
+    )
+    assert look("Deployment", _unavailable_since(200), looping) == Observation(
+        "pending", "CrashLoopBackOff", "main: back-off 20s"
+    )
+    assert look("Deployment", _unavailable_since(301), looping) == Observation(
+        "failed",
+        reason,
+        f"{why} (CrashLoopBackOff, no replica available for over 300s)",
+        code,
+    )

@@ -6,7 +6,7 @@ import pytest
 
 from axonal_agent.domain.kube import Observation
 
-from .status_support import RUNNING, condition_list, look, pod, terminated
+from .status_support import RUNNING, condition_list, look, pod, stamp, terminated
 
 # -- Kubeflow --------------------------------------------------------------------------
 
@@ -52,6 +52,19 @@ def test_kubeflow_failed_with_a_pod_cause_or_its_own_reason():
     )
 
 
+def test_kubeflow_fails_with_the_replica_that_failed_not_those_deleted_after_it():
+    failed = kubeflow(
+        ("Created", "True"),
+        ("Failed", "True", "PyTorchJobFailed", "Job x has failed because it has reached..."),
+    )
+    # the operator deletes the other replicas: their containers are killed (143)
+    deleted = pod("Failed", main=terminated(143), metadata={"deletionTimestamp": stamp(1)})
+    oom = pod("Failed", main=terminated(137, "OOMKilled"))
+    assert look("PyTorchJob", failed, deleted, oom) == Observation(
+        "failed", "OOMKilled", "main: out of memory", 137
+    )
+
+
 def test_kubeflow_fails_as_soon_as_a_replica_is_lost():
     running = kubeflow(("Created", "True"), ("Running", "True"))
     evicted = pod("Failed", reason="Evicted", message="disk pressure")
@@ -91,6 +104,26 @@ def test_ray_job_failures():
     )
     assert look("RayJob", rayjob("Complete", "STOPPED")) == Observation(
         "failed", "Stopped", "the Ray job was stopped"
+    )
+
+
+def _ray_pod(node_type: str, phase: str = "Running", **fields: Any) -> dict[str, Any]:
+    return pod(phase, metadata={"labels": {"ray.io/node-type": node_type}}, **fields)
+
+
+def test_ray_job_fails_with_its_head_but_not_with_a_worker():
+    running = rayjob("Running", "RUNNING")
+    head = _ray_pod("head", main={"running": {}})
+    evicted_worker = _ray_pod("worker", "Failed", reason="Evicted", message="low memory")
+    assert look("RayJob", running, head, evicted_worker) == Observation("running")
+    # the head restarted (restartPolicy Always): without GCS fault tolerance its job is gone
+    crashed = _ray_pod("head", main={"running": {}}, last=terminated(137, "OOMKilled"))
+    assert look("RayJob", running, crashed) == Observation(
+        "failed", "OOMKilled", "main: out of memory", 137
+    )
+    evicted = _ray_pod("head", "Failed", reason="Evicted", message="low memory")
+    assert look("RayJob", running, evicted, _ray_pod("head", "Pending")) == Observation(
+        "failed", "Evicted", "low memory"
     )
 
 

@@ -9,9 +9,22 @@ from axonal_testing.kube.kubelet import Kubelet
 from axonal_testing.kube.resources import Resource, by_plural
 from axonal_testing.kube.store import Store
 
-__all__ = ["Operator"]
+__all__ = ["Operator", "owned_pods"]
 
 POD = by_plural("pods")
+
+
+def owned_pods(store: Store, res: Resource, namespace: str, name: str) -> list[dict[str, Any]]:
+    """The pods an object's controllers made: its own, and those of what it owns (a
+    Deployment's ReplicaSet, a RayJob's RayCluster and submitter Job, a DaskJob's
+    DaskCluster), by name."""
+    owner = store.require(res, namespace, name)
+    uids = {owner["metadata"]["uid"]} | {
+        dep["metadata"]["uid"]
+        for dep_res, dep in store.dependents(owner["metadata"]["uid"])
+        if dep_res is not POD
+    }
+    return store.find(POD, namespace, lambda p: (controller_of(p) or {}).get("uid") in uids)
 
 
 class Operator:
@@ -21,17 +34,8 @@ class Operator:
         self._store, self._kubelet = store, kubelet
 
     def pods(self, res: Resource, namespace: str, name: str) -> list[dict[str, Any]]:
-        """The pods made for a custom resource: its own, and those of what it owns (a
-        RayJob's RayCluster and submitter Job, a DaskJob's DaskCluster)."""
-        owner = self._store.require(res, namespace, name)
-        uids = {owner["metadata"]["uid"]} | {
-            dep["metadata"]["uid"]
-            for dep_res, dep in self._store.dependents(owner["metadata"]["uid"])
-            if dep_res is not POD
-        }
-        return self._store.find(
-            POD, namespace, lambda p: (controller_of(p) or {}).get("uid") in uids
-        )
+        """The pods made for a custom resource (:func:`owned_pods`)."""
+        return owned_pods(self._store, res, namespace, name)
 
     def set_status(self, res: Resource, namespace: str, name: str, **fields: Any) -> None:
         """Merge ``fields`` into the object's status."""

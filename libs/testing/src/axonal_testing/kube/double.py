@@ -16,7 +16,7 @@ from axonal_testing.kube.logs import LogBook
 from axonal_testing.kube.operators import Operators
 from axonal_testing.kube.replicas import ReplicaControllers
 from axonal_testing.kube.resources import by_plural
-from axonal_testing.kube.scenarios import Scenarios, Step
+from axonal_testing.kube.scenarios import Scenarios, Step, main_pod
 from axonal_testing.kube.selectors import label_matcher
 from axonal_testing.kube.server import build_app
 from axonal_testing.kube.store import Store
@@ -35,8 +35,9 @@ class KubeDouble:
     ``url`` is where it serves once :meth:`start` ran. The scripting API:
 
     - ``kubelet``: pod steps (``schedule``, ``unschedulable``, ``pull_failed``, ``start``,
-      ``terminate``, ``evict``, ``lose_node``);
-    - ``scenarios``: the scripted sequences of a Job's pod, replayed with :meth:`play`;
+      ``terminate``, ``evict``, ``node_not_ready``, ``lose_node``);
+    - ``scenarios``: the scripted sequences of a Job's pod (``scenarios.of(plural)``: of
+      another kind's main pod), replayed with :meth:`play`;
     - ``operators``: the custom resources' operators (``training``, ``ray_job``,
       ``dask_job``, ``set_status``, ``pods``);
     - :meth:`log` appends container log lines, :meth:`patch_status` changes a status,
@@ -54,7 +55,7 @@ class KubeDouble:
         self.jobs = JobController(self.store)
         ReplicaControllers(self.store)
         self.operators = Operators(self.store, self.kubelet)
-        self.scenarios = Scenarios(self.kubelet, self.jobs)
+        self.scenarios = Scenarios(self.kubelet, self.store)
         self.url = ""
         self._runner: web.AppRunner | None = None
 
@@ -117,6 +118,11 @@ class KubeDouble:
     def job_pod(self, namespace: str, job: str) -> str:
         """The name of the Job's current pod (the one still running, else the last one)."""
         return self.jobs.current_pod(namespace, job)
+
+    def main_pod(self, plural: str, namespace: str, name: str) -> str:
+        """The name of a workload's main pod (:func:`~axonal_testing.kube.scenarios.main_pod`):
+        a Deployment's current replica, a training job's master, a RayJob's head..."""
+        return main_pod(self.store, plural, namespace, name)
 
     # scripting
 

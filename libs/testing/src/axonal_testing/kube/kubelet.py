@@ -7,6 +7,13 @@ it is bound to a node and all its containers have started, ``Running`` once they
 ``getPhase``, for ``restartPolicy: Never``). Pod conditions are ``PodScheduled``,
 ``PodReadyToStartContainers``, ``Initialized``, ``ContainersReady``, ``Ready`` and
 ``DisruptionTarget``.
+
+A container that exits in a pod whose ``restartPolicy`` restarts it (``Always``, or
+``OnFailure`` for a non-zero exit) is restarted in the same pod, which stays ``Running``
+(#restart-policy): "Initial crash: Kubernetes attempts an immediate restart", then
+"Repeated crashes: ... an exponential backoff delay" during which the container waits in
+``CrashLoopBackOff`` (#container-restarts). Its ``lastState`` keeps the ended run, its
+``restartCount`` counts the restarts.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from axonal_testing.kube.gc import delete
-from axonal_testing.kube.logs import LogBook
+from axonal_testing.kube.logs import LogBook, instance
 from axonal_testing.kube.resources import by_plural
 from axonal_testing.kube.store import Store, now
 from axonal_testing.kube.watchers import Change
@@ -82,7 +89,8 @@ class Kubelet:
         """The container writes lines (the pod's first container unless named)."""
         pod = self._store.require(POD, namespace, name)
         written_by = container or pod["spec"]["containers"][0]["name"]
-        self._logs.append(pod["metadata"]["uid"], written_by, *lines)
+        run = instance(pod, written_by)
+        self._logs.append(pod["metadata"]["uid"], written_by, *lines, instance=run)
 
     def schedule(self, namespace: str, name: str, node: str = "node-1") -> None:
         """The scheduler binds the pod; the kubelet then reports its containers creating."""
@@ -141,14 +149,20 @@ class Kubelet:
         self._write(namespace, name, waiting)
 
     def start(self, namespace: str, name: str) -> None:
-        """Every container runs and is ready: phase ``Running``, ``Ready`` True."""
+        """Every container runs and is ready: phase ``Running``, ``Ready`` True (a container
+        that waited out its back-off is restarted; one already running is now ready)."""
 
         def running(pod: dict[str, Any]) -> None:
             status = pod["status"]
             status.update(phase="Running", podIP="10.244.0.7", podIPs=[{"ip": "10.244.0.7"}])
             set_condition(status["conditions"], "PodReadyToStartContainers", "True")
             for c in status["containerStatuses"]:
-                c.update(state={"running": {"startedAt": now()}}, ready=True, started=True)
+                waiting = c["state"].get("waiting") or {}
+                if waiting.get("reason") == "CrashLoopBackOff":
+                    c["restartCount"] += 1
+                if "running" not in c["state"]:
+                    c["state"] = {"running": {"startedAt": now()}}
+                c.update(ready=True, started=True)
             _readiness(status, ready=True)
 
         self._write(namespace, name, running)
@@ -163,7 +177,9 @@ class Kubelet:
         message: str | None = None,
     ) -> None:
         """Containers exit (all, or ``container``); the pod's phase follows
-        (``Completed`` for exit 0, ``Error`` otherwise, unless ``reason`` says e.g. OOMKilled).
+        (``Completed`` for exit 0, ``Error`` otherwise, unless ``reason`` says e.g. OOMKilled),
+        unless its ``restartPolicy`` restarts them: then they are restarted in the pod (see
+        the module docstring), which stays ``Running``.
 
         ``message`` is what they wrote to their ``terminationMessagePath``: their
         termination message. Without one, a container that failed and whose
@@ -178,9 +194,14 @@ class Kubelet:
             for c in pod["spec"]["containers"]
             if (text := self._message(pod, c, exit_code, message)) is not None
         }
+        restarts = _restarts(pod, exit_code)
         self._write(
-            namespace, name, lambda pod: _terminate(pod, exit_code, reason, container, messages)
+            namespace,
+            name,
+            lambda pod: _terminate(pod, exit_code, reason, container, messages, restarts),
         )
+        if restarts:
+            self._write(namespace, name, _restart)
 
     def _message(
         self, pod: dict[str, Any], container: dict[str, Any], exit_code: int, written: str | None
@@ -189,7 +210,8 @@ class Kubelet:
             return written
         if exit_code == 0 or container.get("terminationMessagePolicy") != "FallbackToLogsOnError":
             return None
-        lines = [line.text for line in self._logs.lines(pod["metadata"]["uid"], container["name"])]
+        uid, name = pod["metadata"]["uid"], container["name"]
+        lines = [line.text for line in self._logs.lines(uid, name, instance(pod, name))]
         tail = "\n".join(lines[-80:]).encode()[-2048:].decode("utf-8", errors="ignore")
         return tail or None
 
@@ -213,21 +235,31 @@ class Kubelet:
 
         self._write(namespace, name, evicted)
 
-    def lose_node(self, node: str) -> None:
-        """The node stops answering and is removed; its pods end as the node controllers do.
+    def node_not_ready(self, node: str) -> None:
+        """The node stops answering: the node lifecycle controller marks its pods not
+        ``Ready``, and nothing else happens to them until the taint manager evicts them, by
+        default 300 seconds later (the ``tolerationSeconds`` the DefaultTolerationSeconds
+        admission plugin gives every pod for ``node.kubernetes.io/unreachable``,
+        https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions)."""
+        self.lost_nodes.add(node)
+        for pod in self._on(node):
+            ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+            self._write(ns, name, lambda p: _readiness(p["status"], ready=False))
 
-        The node lifecycle controller marks the pods not ``Ready``; the taint manager deletes
-        them (``DisruptionTarget``, reason ``DeletionByTaintManager``,
+    def lose_node(self, node: str) -> None:
+        """The node is gone for good; its pods end as the node controllers end them.
+
+        Unless :meth:`node_not_ready` did already, the pods are marked not ``Ready``; the
+        taint manager deletes them (``DisruptionTarget``, reason ``DeletionByTaintManager``,
         https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions);
         no kubelet stops them, so the pod garbage collector marks them ``Failed`` and removes
         them (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-garbage-collection:
         "PodGC will also mark them as failed if they are in a non-terminal phase").
         """
-        self.lost_nodes.add(node)
-        pods = self._store.find(POD, None, lambda p: p.get("spec", {}).get("nodeName") == node)
-        for pod in pods:
+        if node not in self.lost_nodes:
+            self.node_not_ready(node)
+        for pod in self._on(node):
             ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-            self._write(ns, name, lambda p: _readiness(p["status"], ready=False))
             self._write(
                 ns,
                 name,
@@ -242,6 +274,9 @@ class Kubelet:
             delete(self._store, POD, ns, name, "Background")
             if self._store.get(POD, ns, name) is not None:
                 self._write(ns, name, _gc_failed)
+
+    def _on(self, node: str) -> list[dict[str, Any]]:
+        return self._store.find(POD, None, lambda p: p.get("spec", {}).get("nodeName") == node)
 
     def on_change(self, change: Change) -> None:
         """Wake log followers; stop a pod deleted with a grace period, on a live node."""
@@ -279,12 +314,43 @@ def _container(spec: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _restarts(pod: dict[str, Any], exit_code: int) -> bool:
+    """Whether the pod's ``restartPolicy`` (``Always`` by default) restarts a container that
+    exited with ``exit_code``."""
+    policy = pod["spec"].get("restartPolicy", "Always")
+    return policy == "Always" or (policy == "OnFailure" and exit_code != 0)
+
+
+def _restart(pod: dict[str, Any]) -> None:
+    """The kubelet restarts the containers that ended: at once after a first crash (no
+    readiness probe: ready at once), else after a back-off, waiting in
+    ``CrashLoopBackOff`` (the kubelet's message) until :meth:`Kubelet.start`."""
+    meta, status = pod["metadata"], pod["status"]
+    probes = {c["name"]: "readinessProbe" in c for c in pod["spec"]["containers"]}
+    for c in status["containerStatuses"]:
+        if "terminated" not in c["state"]:
+            continue
+        c["lastState"] = c["state"]
+        if c["restartCount"] == 0:
+            c["restartCount"] = 1
+            c["state"] = {"running": {"startedAt": now()}}
+            c.update(started=True, ready=not probes[c["name"]])
+            continue
+        delay = min(300, 10 * 2 ** (c["restartCount"] - 1))
+        where = f"{meta['name']}_{meta['namespace']}({meta['uid']})"
+        text = f"back-off {delay}s restarting failed container={c['name']} pod={where}"
+        c["state"] = {"waiting": {"reason": "CrashLoopBackOff", "message": text}}
+    if all(c["ready"] for c in status["containerStatuses"]):
+        _readiness(status, ready=True)
+
+
 def _terminate(
     pod: dict[str, Any],
     exit_code: int,
     reason: str,
     container: str | None,
     messages: dict[str, str] | None = None,
+    restarts: bool = False,
 ) -> None:
     status = pod.setdefault("status", {})
     if "containerStatuses" not in status:
@@ -301,14 +367,19 @@ def _terminate(
                     "reason": reason,
                     "startedAt": started,
                     "finishedAt": now(),
-                    "containerID": f"containerd://{pod['metadata']['uid']}-{c['name']}",
+                    "containerID": f"containerd://{pod['metadata']['uid']}-{c['name']}-"
+                    f"{c['restartCount']}",
                 }
             }
             if (messages or {}).get(c["name"]) is not None:
                 c["state"]["terminated"]["message"] = (messages or {})[c["name"]]
             c.update(ready=False, started=False)
     states = [c["state"] for c in status["containerStatuses"]]
-    if all("terminated" in s for s in states):
+    if restarts:
+        names = " ".join(c["name"] for c in status["containerStatuses"] if not c["ready"])
+        unready = f"containers with unready status: [{names}]"
+        _readiness(status, ready=False, reason="ContainersNotReady", message=unready)
+    elif all("terminated" in s for s in states):
         ok = all(s["terminated"]["exitCode"] == 0 for s in states)
         status["phase"] = "Succeeded" if ok else "Failed"
         set_condition(status.setdefault("conditions", []), "PodReadyToStartContainers", "False")

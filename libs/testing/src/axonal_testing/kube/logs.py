@@ -6,8 +6,16 @@ import asyncio
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-__all__ = ["LogBook", "LogLine"]
+__all__ = ["LogBook", "LogLine", "instance"]
+
+
+def instance(pod: dict[str, Any], container: str) -> int:
+    """Which run of ``container`` the pod is at: its ``restartCount``."""
+    statuses = (pod.get("status") or {}).get("containerStatuses") or []
+    counts = [s.get("restartCount") or 0 for s in statuses if s["name"] == container]
+    return int(counts[0]) if counts else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +33,13 @@ class LogLine:
 
 
 class LogBook:
-    """Lines by (pod uid, container); followers wait for more or for the container to end."""
+    """Lines by (pod uid, container, instance); followers wait for more or for the container
+    to end. ``instance`` is the container's ``restartCount``: a restarted container starts a
+    new log, as ``kubectl logs`` shows the current one and ``--previous`` the one before
+    (https://kubernetes.io/docs/reference/kubectl/generated/kubectl_logs/)."""
 
     def __init__(self) -> None:
-        self._lines: dict[tuple[str, str], list[LogLine]] = defaultdict(list)
+        self._lines: dict[tuple[str, str, int], list[LogLine]] = defaultdict(list)
         self._changed = asyncio.Event()
         self.closed = False
 
@@ -37,16 +48,17 @@ class LogBook:
         self.closed = True
         self.poke()
 
-    def append(self, pod_uid: str, container: str, *lines: str) -> None:
+    def append(self, pod_uid: str, container: str, *lines: str, instance: int = 0) -> None:
         """Add lines (one per string; a string with newlines is split)."""
         at = datetime.now(UTC)
+        log = self._lines[pod_uid, container, instance]
         for text in lines:
-            self._lines[pod_uid, container].extend(LogLine(at, t) for t in text.splitlines())
+            log.extend(LogLine(at, t) for t in text.splitlines())
         self.poke()
 
-    def lines(self, pod_uid: str, container: str) -> list[LogLine]:
-        """Every line of the container so far."""
-        return list(self._lines.get((pod_uid, container), []))
+    def lines(self, pod_uid: str, container: str, instance: int = 0) -> list[LogLine]:
+        """Every line of that instance of the container so far."""
+        return list(self._lines.get((pod_uid, container, instance), []))
 
     def poke(self) -> None:
         """Wake the followers: new lines, or a container or pod that changed."""

@@ -1,9 +1,13 @@
-"""Scripted sequences of a Job's pod, as a cluster produces them; replay with ``play``.
+"""Scripted sequences of a workload's main pod, as a cluster produces them; replay with
+``play``.
 
 Each sequence follows https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/ for
-the pod and https://kubernetes.io/docs/concepts/workloads/controllers/job/ for the Job, whose
-conditions the Job controller stand-in sets from the pod's outcome (``backoffLimit: 0``
-assumed: one failed pod fails the Job).
+the pod; what follows from it is the controllers' (the stand-ins'): a Job's conditions, with
+``backoffLimit: 0`` (https://kubernetes.io/docs/concepts/workloads/controllers/job/), a
+Deployment's replacement pod, a training job's or a RayJob's reaction. The pod's
+``restartPolicy`` decides whether a container that ends is restarted in it (the kubelet's).
+By default the sequences are of a Job's pod; :meth:`Scenarios.of` gives them for the main pod
+of another kind.
 """
 
 from __future__ import annotations
@@ -11,10 +15,38 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from axonal_testing.kube.jobs import JobController
+from axonal_testing.kube.custom import owned_pods
 from axonal_testing.kube.kubelet import Kubelet
+from axonal_testing.kube.resources import by_plural
+from axonal_testing.kube.selectors import label_matcher
+from axonal_testing.kube.store import Store
+from axonal_testing.kube.training import TRAINING
 
-__all__ = ["Scenarios", "Step"]
+__all__ = ["Scenarios", "Step", "main_pod"]
+
+#: The main pod of a kind, among those its controllers made (all of them when unnamed).
+_MAIN = {
+    **dict.fromkeys(TRAINING, "training.kubeflow.org/job-role=master"),
+    "rayjobs": "ray.io/node-type=head",
+    "rayclusters": "ray.io/node-type=head",
+}
+
+
+def main_pod(store: Store, plural: str, namespace: str, name: str) -> str:
+    """The name of a workload's main pod: a Job's or a Deployment's (one replica) current
+    pod, a training job's master (chief, launcher), a RayJob's head; the one still running,
+    else the last."""
+    pods = owned_pods(store, by_plural(plural), namespace, name)
+    pods = [p for p in pods if label_matcher(_MAIN.get(plural, ""))(p)]
+    live = [
+        p
+        for p in pods
+        if p["status"].get("phase") not in ("Succeeded", "Failed")
+        and not p["metadata"].get("deletionTimestamp")
+    ]
+    if not (live or pods):
+        raise LookupError(f"{plural} {namespace}/{name} has no pod")
+    return str((live or pods)[-1]["metadata"]["name"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +58,18 @@ class Step:
 
 
 class Scenarios:
-    """The sequences, for a Job by namespace and name (its pod is looked up at each step)."""
+    """The sequences, for a workload by namespace and name (its main pod is looked up at
+    each step)."""
 
-    def __init__(self, kubelet: Kubelet, jobs: JobController) -> None:
-        self._kubelet, self._jobs = kubelet, jobs
+    def __init__(self, kubelet: Kubelet, store: Store, plural: str = "jobs") -> None:
+        self._kubelet, self._store, self._plural = kubelet, store, plural
+
+    def of(self, plural: str) -> Scenarios:
+        """The same sequences for the main pod of a workload of another kind (``plural``)."""
+        return Scenarios(self._kubelet, self._store, plural)
 
     def _pod(self, namespace: str, job: str) -> str:
-        return self._jobs.current_pod(namespace, job)
+        return main_pod(self._store, self._plural, namespace, job)
 
     def _scheduled(self, namespace: str, job: str, node: str = "node-1") -> Step:
         kubelet = self._kubelet
@@ -93,7 +130,8 @@ class Scenarios:
         """The container is killed for exceeding its memory limit: terminated, reason
         ``OOMKilled``, exit code 137
         (https://kubernetes.io/docs/tasks/configure-pod-container/assign-memory-resource/#exceed-a-container-s-memory-limit);
-        pod ``Failed``, Job ``Failed`` (``BackoffLimitExceeded``)."""
+        pod ``Failed``, Job ``Failed`` (``BackoffLimitExceeded``); restarted in its pod where
+        the restart policy says so."""
         kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
@@ -123,8 +161,8 @@ class Scenarios:
     def evicted(
         self, namespace: str, job: str, lines: tuple[str, ...] = ("working",)
     ) -> list[Step]:
-        """Node-pressure eviction: pod ``Failed``, ``status.reason`` ``Evicted`` with a
-        message, ``DisruptionTarget``; Job ``Failed``."""
+        """Node-pressure eviction: pod ``Failed`` whatever its restart policy,
+        ``status.reason`` ``Evicted`` with a message, ``DisruptionTarget``; Job ``Failed``."""
         kubelet = self._kubelet
         return [
             self._scheduled(namespace, job),
@@ -133,13 +171,15 @@ class Scenarios:
         ]
 
     def node_lost(self, namespace: str, job: str, node: str = "node-lost") -> list[Step]:
-        """The pod's node goes away: pod not ``Ready``, ``DisruptionTarget``
+        """The pod's node goes away: pod not ``Ready`` (``node-not-ready``), then, once the
+        taint manager evicts it (``node-lost``), ``DisruptionTarget``
         (``DeletionByTaintManager``), deleted, marked ``Failed`` by the pod garbage
         collector and removed; Job ``Failed``."""
         kubelet = self._kubelet
         return [
             self._scheduled(namespace, job, node),
             *self._running(namespace, job, ()),
+            Step("node-not-ready", lambda: kubelet.node_not_ready(node)),
             Step("node-lost", lambda: kubelet.lose_node(node)),
         ]
 

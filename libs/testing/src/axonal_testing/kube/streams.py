@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from axonal_testing.kube.logs import LogBook
+from axonal_testing.kube.logs import LogBook, instance
 from axonal_testing.kube.resources import by_plural
 from axonal_testing.kube.status import ApiError, bad_request
 from axonal_testing.kube.store import Store
@@ -117,27 +117,28 @@ async def follow_logs(request: web.Request, store: Store, logs: LogBook) -> web.
         return web.Response(text="", content_type="text/plain")
     if (error := _container_error(pod, container)) is not None:
         raise bad_request(error)
-    uid = pod["metadata"]["uid"]
+    uid, run = pod["metadata"]["uid"], instance(pod, container)
     since = _since(request)
     tail = int(request.query["tailLines"]) if "tailLines" in request.query else None
     stamps = flag(request, "timestamps")
     response = web.StreamResponse(headers={"Content-Type": "text/plain"})
     await response.prepare(request)
-    lines = [line for line in logs.lines(uid, container) if since is None or line.at >= since]
-    sent = len(logs.lines(uid, container))
+    served = logs.lines(uid, container, run)
+    lines = [line for line in served if since is None or line.at >= since]
+    sent = len(served)
     for line in lines[-tail:] if tail is not None else lines:
         await response.write(line.render(stamps).encode())
-    while flag(request, "follow") and not _ended(store, logs, ns, name, uid, container):
+    while flag(request, "follow") and not _ended(store, logs, ns, name, uid, container, run):
         waiter = logs.waiter()
-        fresh = logs.lines(uid, container)[sent:]
+        fresh = logs.lines(uid, container, run)[sent:]
         sent += len(fresh)
         for line in fresh:
             await response.write(line.render(stamps).encode())
-        if fresh or _ended(store, logs, ns, name, uid, container):
+        if fresh or _ended(store, logs, ns, name, uid, container, run):
             continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(waiter.wait(), 1.0)
-    for line in logs.lines(uid, container)[sent:]:  # what came with the last change
+    for line in logs.lines(uid, container, run)[sent:]:  # what came with the last change
         await response.write(line.render(stamps).encode())
     await response.write_eof()
     return response
@@ -151,9 +152,14 @@ def _since(request: web.Request) -> datetime | None:
     return None
 
 
-def _ended(store: Store, logs: LogBook, ns: str, name: str, uid: str, container: str) -> bool:
+def _ended(
+    store: Store, logs: LogBook, ns: str, name: str, uid: str, container: str, run: int
+) -> bool:
+    """The followed run of the container is over: it terminated, or was restarted."""
     pod = store.get(POD, ns, name)
     if logs.closed or pod is None or pod["metadata"]["uid"] != uid:
+        return True
+    if instance(pod, container) != run:
         return True
     statuses = pod.get("status", {}).get("containerStatuses") or []
     return any(s["name"] == container and "terminated" in s.get("state", {}) for s in statuses)

@@ -127,6 +127,9 @@ class LocalProcess:
     async def running(self, changed: WaitingSink) -> bool:
         return True
 
+    async def watch(self, changed: WaitingSink) -> None:
+        """Nothing to tell: a local process runs until it exits, and its exit says how."""
+
     async def wait(self) -> int:
         code = await self._proc.wait()
         # Children that outlive the process may hold the pipes: give them a moment, then end them.

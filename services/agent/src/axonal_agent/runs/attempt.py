@@ -1,10 +1,11 @@
 """One attempt of a run, from its init steps to its final report.
 
 :func:`run` prepares the folder (the executor carries out the ``init`` steps, after a
-``starting`` report when there are any), starts the process, reports ``running`` (a service:
-``starting``, then ``running`` with its URLs once it answers), waits for the exit (or the
-timeout, or a stop) and reports how it ended, with the outputs the run logged and its line
-count.
+``starting`` report when there are any), starts the process, reports why it waits until it
+runs and ``running`` (a service: ``starting``, then ``running`` with its URLs once it
+answers), then each time it stops running as it should and runs again (``warning``...,
+``running``: a service whose replica is replaced), waits for the exit (or the timeout, or a
+stop) and reports how it ended, with the outputs the run logged and its line count.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from axonal_agent.ports import Launch, Process, ProcessSpec, SetupError, Waiting
 from axonal_agent.runs import store
 from axonal_agent.runs.logs import LogStream
 from axonal_agent.runs.reports import report_directly
+from axonal_bus.aio import cancel_and_wait
 from axonal_bus.broker import jetstream
 from axonal_bus.run_tokens import issue_run_token
 from axonal_db import transaction
@@ -147,17 +149,23 @@ async def _execute(ctx: Context, attempt: Attempt, logs: LogStream) -> Verdict:
             timed_out = True
     elif (never := await _serve(ctx, attempt, process, logs)) is not None:
         return never
+    watching = asyncio.create_task(process.watch(partial(_waiting, ctx, attempt)))
     code: int | None = None
-    if not timed_out:  # the time it took to run (a service: to answer) counts
-        left = None if limit is None else max(0.0, limit - (clock() - started))
-        try:
-            code = await asyncio.wait_for(process.wait(), left)
-        except TimeoutError:
-            timed_out = True
-    if timed_out:
-        logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
-        await process.stop(settings.stop_grace_seconds)
-        code = await process.wait()
+    try:
+        if not timed_out:  # the time it took to run (a service: to answer) counts
+            left = None if limit is None else max(0.0, limit - (clock() - started))
+            try:
+                code = await asyncio.wait_for(process.wait(), left)
+            except TimeoutError:
+                timed_out = True
+        if timed_out:
+            logs("agent", f"timeout of {cmd.timeout_seconds:g}s reached: stopping the process")
+            await process.stop(settings.stop_grace_seconds)
+            code = await process.wait()
+    except BaseException:
+        await cancel_and_wait([watching])
+        raise
+    await watching  # it ended with the process: what it told comes before the end
     memory = spec.limits.memory if spec.limits is not None else None
     return await _verdict(ctx, attempt, logs, code, timed_out=timed_out, memory_limit=memory)
 
@@ -190,14 +198,25 @@ async def _verdict(
 async def _serve(
     ctx: Context, attempt: Attempt, process: Process, logs: LogStream
 ) -> Verdict | None:
-    """A service is ``starting`` until it answers, then ``running`` with its URLs; one that
-    does not answer in time is stopped and fails (its verdict); ``None`` otherwise."""
+    """A service is ``starting`` until it answers (saying why it waits, as a job does),
+    then ``running`` with its URLs; one that does not answer in time is stopped and fails
+    (its verdict); ``None`` otherwise."""
     await _mark(ctx, attempt, RunStatus.STARTING, process)
     bound = ctx.settings.service_ready_seconds
     if attempt.command.timeout_seconds is not None:
         bound = min(bound, attempt.command.timeout_seconds)
+    told = [Waiting("starting")]
+
+    async def waiting(now: Waiting) -> None:
+        if (now.status, now.reason) != (told[-1].status, told[-1].reason):
+            told.append(now)
+            await _waiting(ctx, attempt, now)
+
+    async def answers() -> bool:
+        return await process.running(waiting) and await process.ready(bound)
+
     try:
-        answered = await process.ready(bound)
+        answered = await asyncio.wait_for(answers(), bound)
     except TimeoutError:
         urls = ", ".join(process.endpoints.values())
         why = f"the service did not answer within {bound:g}s (at {urls})"

@@ -31,7 +31,8 @@ class Handle:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """``stuck_after``: seconds a container may fail to start before the attempt fails;
+    """``stuck_after``: seconds a container may fail to start (a service crash-loop with
+    no replica available) before the attempt fails;
     ``watch_seconds``: how long one watch lasts; ``settle``: how long a failure waits for
     the watch that says why (a pod's) to catch up with the one that says it failed (its
     controller's)."""

@@ -2,7 +2,11 @@
 
 The :class:`~axonal_agent.adapters.kubernetes.observer.Observer` says how it is doing. Until
 it runs, each change of why it waits is told (``starting``; ``unschedulable`` when no node
-can take a pod; ``warning`` when a container cannot start as it is). Once it ends, the logs
+can take a pod; ``warning`` when a container cannot start as it is, or its pod failed and is
+replaced). Once it runs, each time it stops running as it should is told (a service with no
+replica available: ``warning`` with why, or ``unschedulable``) and when it runs again
+(``running``), once that lasted ``settle`` seconds (a pod's watch and its Deployment's may
+tell one change in two steps). Once it ends, the logs
 of its containers are drained, a success's termination message (the outputs the run logged
 to ``AXONAL_RUN_OUTPUTS_FILE``, the main container's ``/dev/termination-log``) is written to
 the attempt's outputs file, and its objects are deleted (Background) but for a workload that
@@ -36,7 +40,8 @@ __all__ = ["KubeProcess"]
 
 _FINAL = ("succeeded", "failed")
 _DRAIN_SECONDS = 5.0
-#: Waiting reasons of a container that cannot start as it is (and may recover).
+#: Why an attempt waits that is wrong with it (and may clear up): a container that cannot
+#: start as it is, a pod that failed and is replaced, a restarted container.
 _WARNINGS = frozenset(
     {
         "ErrImagePull",
@@ -45,6 +50,13 @@ _WARNINGS = frozenset(
         "CreateContainerError",
         "RunContainerError",
         "CrashLoopBackOff",
+        "OOMKilled",
+        "ExitCode",
+        "InitFailed",
+        "Evicted",
+        "NodeLost",
+        "Preempted",
+        "Disrupted",
     }
 )
 
@@ -97,6 +109,7 @@ class KubeProcess:
             client, handle.namespace, sink, workload=handle.name, spread=handle.spread, since=since
         )
         self.observer = Observer(client, handle, self._logs, timing, self._wake)
+        self._settle = timing.settle
         self._seen = asyncio.Event()  # replaced at each change: wakes the waiters
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
@@ -156,6 +169,35 @@ class KubeProcess:
 
     async def ready(self, timeout: float) -> bool:
         return await asyncio.wait_for(self._until(), timeout)
+
+    async def watch(self, changed: WaitingSink) -> None:
+        told = Waiting("running")
+        while True:
+            wake, doing = self._seen, self._doing()
+            if doing is None:
+                return
+            if (doing.status, doing.reason) == (told.status, told.reason):
+                await wake.wait()
+                continue
+            await asyncio.sleep(self._settle)  # a later look may say better why
+            doing = self._doing()
+            if doing is not None and (doing.status, doing.reason) != (told.status, told.reason):
+                told = doing
+                await changed(doing)
+
+    def _doing(self) -> Waiting | None:
+        """How it does once it ran: ``running``, else why not (``None``: it ended, or is
+        being stopped)."""
+        seen = self.observation
+        if self._stopping or self._task is None or self._task.done():
+            return None
+        if seen is None or seen.phase in _FINAL:
+            return None
+        if seen.phase == "running":
+            return Waiting("running")
+        if seen.reason == "Unschedulable":
+            return Waiting("unschedulable", seen.reason, seen.message)
+        return Waiting("warning", seen.reason, seen.message)
 
     async def wait(self) -> int | None:
         task = self._task
