@@ -8,11 +8,12 @@ from typing import Any
 
 import psutil
 
-from axonal_bus.outbox import event_headers
 from axonal_db import connect
 from axonal_events import RunStatus, RunStatusChanged, StreamKind, new_event
 from axonal_testing.bus import read_stream
 from axonal_testing.waiting import wait_for
+
+from .control_support import publish_stopping
 
 
 def job(command: str, **container: Any) -> dict[str, Any]:
@@ -38,20 +39,6 @@ def dead_pid() -> int:
     gone = subprocess.Popen(["true"])
     gone.wait()
     return gone.pid
-
-
-async def publish_stopping(nats_client, bus_settings, run_uuid: str) -> None:
-    data = RunStatusChanged(
-        run_uuid=run_uuid,
-        project="acme/vision",
-        status=RunStatus.STOPPING,
-        previous_status=RunStatus.RUNNING,
-        occurred_at=datetime.now(UTC),
-    )
-    event = new_event(data, source="/tests/scheduler", project="acme/vision")
-    await nats_client.jetstream().publish(
-        bus_settings.subjects.event("run.stopping"), event.to_json(), headers=event_headers(event)
-    )
 
 
 async def test_stop_event_stops_the_process_group(

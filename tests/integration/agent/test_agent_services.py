@@ -14,7 +14,7 @@ from axonal_spec.compiler import CompileOptions, compile_operation
 from axonal_spec.parsing import load
 from axonal_testing.waiting import wait_for
 
-from .test_agent_control import publish_stopping
+from .control_support import publish_stopping
 
 
 def service(script: str, *, ports: list[int] | None = None) -> dict[str, Any]:

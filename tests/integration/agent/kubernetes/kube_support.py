@@ -7,18 +7,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from axonal_agent.domain.kube.target import RUN_UUID_LABEL, workload_name
-from axonal_bus.outbox import event_headers
-from axonal_events import RunStatus, RunStatusChanged, new_event
 from axonal_spec import CompileOptions, compile_operation, load
 from axonal_testing.kube.double import KubeDouble
 from axonal_testing.kube.scenarios import Scenarios, Step
 from axonal_testing.kube.watchers import Change
 from axonal_testing.waiting import wait_for
+
+# the local executor's tests send it too
+from ..control_support import publish_stopping  # noqa: F401, TID252
 
 ROOT = Path(__file__).resolve().parents[4]
 FIXTURES = ROOT / "tests" / "fixtures" / "polyaxonfiles"
@@ -164,18 +164,3 @@ def main_container(double: KubeDouble, plural: str, name: str) -> dict[str, Any]
 
 def env_of(container: dict[str, Any]) -> dict[str, Any]:
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env", [])}
-
-
-async def publish_stopping(nats_client: Any, bus_settings: Any, run_uuid: str) -> None:
-    """The scheduler's ``run.stopping`` event for ``run_uuid``."""
-    data = RunStatusChanged(
-        run_uuid=run_uuid,
-        project="acme/vision",
-        status=RunStatus.STOPPING,
-        previous_status=RunStatus.RUNNING,
-        occurred_at=datetime.now(UTC),
-    )
-    event = new_event(data, source="/tests/scheduler", project="acme/vision")
-    await nats_client.jetstream().publish(
-        bus_settings.subjects.event("run.stopping"), event.to_json(), headers=event_headers(event)
-    )
