@@ -10,7 +10,6 @@ launched that no open attempt has is then deleted (:meth:`~axonal_agent.ports.Ex
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Collection
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from axonal_agent.domain.resources import run_resources
 from axonal_agent.ports import Orphan
 from axonal_agent.runs import attempt as attempts
 from axonal_agent.runs import cleanup
-from axonal_agent.runs.logs import LogStream, resume_point
+from axonal_agent.runs.logs import resume_point
 from axonal_agent.runs.store import Execution
 from axonal_events.commands import ExecuteRun
 
@@ -64,23 +63,11 @@ async def adopt(ctx: Context, execution: Execution) -> bool:
     agent.ledger.reserve(key, run_resources({}))
     agent.attempts[key] = attempt
     logs.start()
-    agent.tasks[key] = asyncio.create_task(_follow(ctx, attempt, logs), name=f"run-{key}")
+    agent.tasks[key] = asyncio.create_task(
+        cleanup.after(ctx, attempt, attempts.resume(ctx, attempt, logs)), name=f"run-{key}"
+    )
     log.info("agent.adopted", run_uuid=execution.run_uuid, attempt=execution.attempt)
     return True
-
-
-async def _follow(ctx: Context, attempt: Attempt, logs: LogStream) -> None:
-    key, agent = attempt.key, ctx.agent
-    try:
-        await attempts.resume(ctx, attempt, logs)
-        cmd = attempt.command
-        if cmd.ttl_seconds is not None:
-            with contextlib.suppress(Exception):  # kept, as without a ttl
-                await cleanup.attempt_ended(ctx, cmd.run_uuid, cmd.attempt, attempt.folder)
-    finally:
-        agent.attempts.pop(key, None)
-        agent.tasks.pop(key, None)
-        agent.ledger.release(key)
 
 
 async def sweep(ctx: Context, keep: Collection[tuple[str, int]]) -> None:

@@ -1,4 +1,5 @@
-"""termination.ttl: delete an attempt's folder once its deadline (kept in the database) passes.
+"""What follows an attempt's end: its slots given back, and (termination.ttl) its folder
+deleted once its deadline (kept in the database) passes.
 
 One timer per folder to delete (``ctx.agent.cleanups``); on start, the deadlines an earlier
 life left are resumed.
@@ -9,19 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
+from collections.abc import Awaitable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
 import structlog
 
-from axonal_agent.agent import attempt_key
+from axonal_agent.agent import Attempt, attempt_key
 from axonal_agent.context import Context
 from axonal_agent.domain.retention import seconds_left
 from axonal_agent.runs import store
 from axonal_bus.aio import cancel_and_wait
 
-__all__ = ["attempt_ended", "close", "resume"]
+__all__ = ["after", "attempt_ended", "close", "resume"]
 
 log = structlog.get_logger(__name__)
 
@@ -31,6 +33,22 @@ async def resume(ctx: Context) -> None:
     async with ctx.pool.acquire() as conn:
         for item in await store.to_clean(conn, ctx.settings.name):
             _schedule(ctx, item.run_uuid, item.attempt, Path(item.folder), item.delete_after)
+
+
+async def after(ctx: Context, attempt: Attempt, work: Awaitable[None]) -> None:
+    """An attempt's task: await its ``work`` (running it, or following it once adopted), then
+    clean up after it: schedule its folder's deletion, forget it, give its slots back."""
+    key, agent = attempt.key, ctx.agent
+    try:
+        await work
+        cmd = attempt.command
+        if cmd.ttl_seconds is not None:
+            with contextlib.suppress(Exception):  # kept, as without a ttl
+                await attempt_ended(ctx, cmd.run_uuid, cmd.attempt, attempt.folder)
+    finally:
+        agent.attempts.pop(key, None)
+        agent.tasks.pop(key, None)
+        agent.ledger.release(key)
 
 
 async def attempt_ended(ctx: Context, run_uuid: str, attempt: int, folder: Path) -> None:

@@ -10,7 +10,6 @@ limits) cannot be read, is closed without running. One that does not fit is left
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 
 import structlog
@@ -81,7 +80,9 @@ async def accept(ctx: Context, event: CloudEvent[ExecuteRun], consumer: str) -> 
         agent.ledger.release(key)
         return True
     agent.attempts[key] = attempt
-    agent.tasks[key] = asyncio.create_task(_run(ctx, attempt), name=f"run-{key}")
+    agent.tasks[key] = asyncio.create_task(
+        cleanup.after(ctx, attempt, attempts.run(ctx, attempt)), name=f"run-{key}"
+    )
     return True
 
 
@@ -109,18 +110,3 @@ def _closed(
             )
 
     return effect
-
-
-async def _run(ctx: Context, attempt: Attempt) -> None:
-    """The attempt's task: run it, schedule its folder's deletion, give its slots back."""
-    key, agent = attempt.key, ctx.agent
-    try:
-        await attempts.run(ctx, attempt)
-        cmd = attempt.command
-        if cmd.ttl_seconds is not None:
-            with contextlib.suppress(Exception):  # kept, as without a ttl
-                await cleanup.attempt_ended(ctx, cmd.run_uuid, cmd.attempt, attempt.folder)
-    finally:
-        agent.attempts.pop(key, None)
-        agent.tasks.pop(key, None)
-        agent.ledger.release(key)
