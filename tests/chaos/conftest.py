@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -59,10 +59,10 @@ class Load:
     metrics: MetricStream
     spans: SpanStream
     dags: DagStream
-    streams: list[MetricStream | SpanStream | DagStream] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        self.streams = [self.metrics, self.spans, self.dags]
+    @property
+    def streams(self) -> list[MetricStream | SpanStream | DagStream]:
+        return [self.metrics, self.spans, self.dags]
 
     def refusals(self) -> list[int]:
         """Posts not acknowledged so far, per stream, then the receiver's refusals."""

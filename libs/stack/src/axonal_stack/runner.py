@@ -41,6 +41,7 @@ class ServiceRunner:
     Output goes to ``log_path``; ``healthy`` is set while the current process answers ping.
     ``on_change`` is called whenever :attr:`state` changes (pid, restarts, exit code).
     ``name`` is the process's in the logs (a replica's: ``api-2``; the service's by default).
+    ``before_spawn`` may change :attr:`env` and :attr:`state` before each start.
     """
 
     def __init__(
@@ -56,6 +57,7 @@ class ServiceRunner:
         hang_timeout: float = 30.0,
         ping_interval: float = 3.0,
         name: str | None = None,
+        before_spawn: Callable[[ServiceRunner], None] | None = None,
     ) -> None:
         self.entry = entry
         self.name = name or entry.name
@@ -67,6 +69,7 @@ class ServiceRunner:
         self.stop_timeout = stop_timeout
         self.hang_timeout = hang_timeout
         self.ping_interval = ping_interval
+        self.before_spawn = before_spawn
         self.state = ServiceState(module=entry.module)
         self.healthy = asyncio.Event()
         self._healthy_since: float | None = None
@@ -101,6 +104,8 @@ class ServiceRunner:
             await asyncio.sleep(delay)
 
     async def _spawn(self) -> asyncio.subprocess.Process:
+        if self.before_spawn is not None:  # e.g. a port taken meanwhile is chosen again
+            self.before_spawn(self)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as out:
             proc = await asyncio.create_subprocess_exec(
