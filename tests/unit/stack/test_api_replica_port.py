@@ -6,18 +6,15 @@ import socket
 from pathlib import Path
 
 from axonal_stack.discovery import ServiceEntry
+from axonal_stack.replicas import free_api_port
 from axonal_stack.runner import ServiceRunner
-from axonal_stack.settings import StackSettings
-from axonal_stack.supervisor import Supervisor
 
 
 async def _no_probe(_: str):  # never called: the runner is not run
     raise AssertionError
 
 
-def test_a_taken_port_is_chosen_again_and_the_url_follows(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv("AXONAL_HOME", str(tmp_path))
-    supervisor = Supervisor(StackSettings(), services=[])
+def test_a_taken_port_is_chosen_again_and_the_url_follows(tmp_path: Path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -30,9 +27,9 @@ def test_a_taken_port_is_chosen_again_and_the_url_follows(tmp_path: Path, monkey
             on_change=lambda: None,
             name="api-2",
         )
-        supervisor._free_api_port(runner)
+        free_api_port(runner, host="127.0.0.1")
     moved = int(runner.env["AXONAL_API_PORT"])
     assert moved != port
     assert runner.state.url == f"http://127.0.0.1:{moved}"
-    supervisor._free_api_port(runner)  # free now: it stays
+    free_api_port(runner, host="127.0.0.1")  # free now: it stays
     assert runner.env["AXONAL_API_PORT"] == str(moved)

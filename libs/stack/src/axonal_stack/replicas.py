@@ -10,16 +10,20 @@ an earlier life of the same name left open).
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from axonal_stack.discovery import ServiceEntry
-from axonal_stack.servers import pick_port
+from axonal_stack.runner import ServiceRunner
+from axonal_stack.servers import can_listen, pick_port
 from axonal_stack.state import ServiceState
 
-__all__ = ["Replica", "api_ports", "replicas"]
+__all__ = ["Replica", "api_ports", "free_api_port", "replicas"]
+
+log = logging.getLogger("axonal_stack")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +81,15 @@ def api_ports(
             port = pick_port(None, 0, host)
         ports[replica.key] = port
     return ports
+
+
+def free_api_port(runner: ServiceRunner, *, host: str) -> None:
+    """Before a further api replica starts: if another process took its port since it was
+    chosen (free then), it serves on a free one instead, and its URL in the state follows."""
+    port = int(runner.env["AXONAL_API_PORT"])
+    if can_listen(port, host):
+        return
+    new = pick_port(None, 0, host)
+    log.warning("%s: port %d is taken; serving on %d", runner.name, port, new)
+    runner.env["AXONAL_API_PORT"] = str(new)
+    runner.state = runner.state.model_copy(update={"url": f"http://{host}:{new}"})

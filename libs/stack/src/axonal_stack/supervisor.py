@@ -41,11 +41,10 @@ from axonal_stack.liveness import BusWatch
 from axonal_stack.lock import StackLock, StackRunningError
 from axonal_stack.process import ServerProcess, log_tail
 from axonal_stack.processes import ref_for
-from axonal_stack.replicas import Replica, api_ports, replicas
+from axonal_stack.replicas import Replica, api_ports, free_api_port, replicas
 from axonal_stack.runner import ServiceRunner, until_healthy
 from axonal_stack.server_runner import ServerRunner
 from axonal_stack.servers import (
-    can_listen,
     ensure_database,
     nats_cluster,
     nats_server,
@@ -332,7 +331,9 @@ class Supervisor:
                 hang_timeout=self.settings.stack_hang_timeout,
                 ping_interval=self.settings.stack_ping_interval,
                 name=replica.key,
-                before_spawn=self._free_api_port if port and replica.number > 1 else None,
+                before_spawn=partial(free_api_port, host=self.settings.host)
+                if port and replica.number > 1
+                else None,
             )
             runner.state = runner.state.model_copy(
                 update={"service": replica.service, "replica": replica.number, "url": url}
@@ -340,18 +341,6 @@ class Supervisor:
             self._runners[replica.key] = runner
             self._tasks.append(asyncio.create_task(runner.run(), name=f"service-{replica.key}"))
         self._update()
-
-    def _free_api_port(self, runner: ServiceRunner) -> None:
-        """A further api replica whose port another process took since it was chosen (free
-        then) serves on a free one instead; its URL in the state follows."""
-        host, port = self.settings.host, int(runner.env["AXONAL_API_PORT"])
-        if can_listen(port, host):
-            return
-        new = pick_port(None, 0, host)
-        log.warning("%s: port %d is taken; serving on %d", runner.name, port, new)
-        runner.env["AXONAL_API_PORT"] = str(new)
-        self._api_ports[runner.name] = new
-        runner.state = runner.state.model_copy(update={"url": f"http://{host}:{new}"})
 
     async def _wait_healthy(self) -> None:
         await until_healthy(self._runners.values(), self._stop, self.settings.startup_timeout)
